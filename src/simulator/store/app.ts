@@ -1,0 +1,128 @@
+// Request handling around the routes: faults first (they stand for the hosting in front of the shop), then the
+// test hook, authentication, body parsing and routing. Every request is logged with the status it got.
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { sameSecret, readBasicAuth } from "../http/basic-auth.ts"
+import { readBody } from "../http/body.ts"
+import { HttpError } from "../http/errors.ts"
+import type { FaultInjector } from "../http/faults.ts"
+import { type Reply, writeReply } from "../http/reply.ts"
+import type { Params, Router } from "../http/router.ts"
+import type { SimClock } from "./clock.ts"
+import { noRoute, wcError } from "./errors.ts"
+import { ParamReader } from "./params.ts"
+import type { RenderContext } from "./render.ts"
+import type { StoreState } from "./state.ts"
+
+export const API_ROOT = "/wp-json/wc/v3"
+
+export interface RequestContext {
+  method: string
+  /** Path below the API root, e.g. /orders/12 */
+  path: string
+  query: URLSearchParams
+  /** The JSON body ({} without one). */
+  body: Record<string, unknown>
+  state: StoreState
+  apiUrl: string
+  /** Arguments from query and body, validated WordPress-style. */
+  args(): ParamReader
+  render(dp: number): RenderContext
+}
+
+export type Handler = (ctx: RequestContext, params: Params) => Reply
+
+export interface RequestInfo {
+  method: string
+  path: string
+  query: URLSearchParams
+}
+
+export interface LoggedRequest {
+  method: string
+  url: string
+  status: number
+}
+
+export interface AppOptions {
+  router: Router<Handler>
+  state: StoreState
+  clock: SimClock
+  consumerKey: string
+  consumerSecret: string
+  faults: FaultInjector
+  onRequest: ((info: RequestInfo) => void | Promise<void>) | undefined
+  log: LoggedRequest[]
+  apiUrl: () => string
+}
+
+const authenticate = (req: IncomingMessage, query: URLSearchParams, key: string, secret: string): void => {
+  const basic = readBasicAuth(req.headers.authorization)
+  const user = basic?.user ?? query.get("consumer_key") ?? undefined
+  const password = basic?.password ?? query.get("consumer_secret") ?? ""
+  const fail = (message: string) => wcError(401, "woocommerce_rest_authentication_error", message)
+  if (user === undefined || user === "") throw fail("Consumer key is missing.")
+  if (!sameSecret(user, key)) throw fail("Consumer key is invalid.")
+  if (!sameSecret(password, secret)) throw fail("Consumer secret is invalid.")
+}
+
+const parseJsonBody = (text: string): Record<string, unknown> => {
+  if (text.trim() === "") return {}
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+  } catch {
+    throw wcError(400, "rest_invalid_json", "Invalid JSON body passed.", { json_error_code: 4, json_error_message: "Syntax error" })
+  }
+}
+
+export const createRequestHandler = (app: AppOptions) => {
+  const answer = async (req: IncomingMessage, url: URL, path: string | undefined): Promise<Reply> => {
+    const method = req.method ?? "GET"
+    try {
+      await app.onRequest?.({ method, path: path ?? url.pathname, query: url.searchParams })
+      authenticate(req, url.searchParams, app.consumerKey, app.consumerSecret)
+      const body = parseJsonBody(await readBody(req))
+      const match = path === undefined ? undefined : app.router.match(method, path)
+      if (match === undefined) throw noRoute()
+      const apiUrl = app.apiUrl()
+      const ctx: RequestContext = {
+        method,
+        path: path!,
+        query: url.searchParams,
+        body,
+        state: app.state,
+        apiUrl,
+        args: () => ParamReader.of(url.searchParams, body),
+        render: (dp) => ({ apiUrl, dp, site: app.state.site }),
+      }
+      return match.handler(ctx, match.params)
+    } catch (error) {
+      if (error instanceof HttpError) return { status: error.status, body: error.body, headers: error.headers }
+      console.error("store simulator: unexpected error", error)
+      return { status: 500, body: { code: "internal_server_error", message: String(error), data: { status: 500 } } }
+    }
+  }
+
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const url = new URL(req.url ?? "/", "http://simulator")
+    const lower = url.pathname.toLowerCase()
+    const path = lower === API_ROOT || lower.startsWith(`${API_ROOT}/`) ? url.pathname.slice(API_ROOT.length) || "/" : undefined
+    const entry: LoggedRequest = { method: req.method ?? "GET", url: url.pathname + url.search, status: 0 }
+    app.log.push(entry)
+    const decision = app.faults.decide(path)
+    const run = async () => {
+      if (decision.delayMs > 0) await new Promise((r) => setTimeout(r, decision.delayMs))
+      if (decision.action?.type === "drop") {
+        req.socket.destroy()
+        return
+      }
+      const reply = decision.action?.reply ?? (await answer(req, url, path))
+      entry.status = reply.status
+      writeReply(res, reply, { Date: new Date(app.clock.now()).toUTCString() })
+    }
+    run().catch((error) => {
+      console.error("store simulator: failed to answer", error)
+      res.destroy()
+    })
+  }
+}

@@ -1,0 +1,104 @@
+// The store simulator: a WooCommerce-REST-v3-like API over plain node:http on loopback, backed by live
+// in-memory state that tests can read and change between (or during) requests.
+import { FaultInjector, type FaultRule } from "../http/faults.ts"
+import { Router } from "../http/router.ts"
+import { listen } from "../http/server.ts"
+import { API_ROOT, type Handler, type LoggedRequest, type RequestInfo, createRequestHandler } from "./app.ts"
+import { type SimClock, manualClock, realClock } from "./clock.ts"
+import { registerCustomers } from "./customers.ts"
+import { errorBodyFor } from "./errors.ts"
+import { type GenerateOptions, generate } from "./generate.ts"
+import type { StoreData } from "./model.ts"
+import { registerOrders } from "./orders.ts"
+import { registerProducts } from "./products.ts"
+import { registerRefunds } from "./refunds.ts"
+import { registerReports } from "./reports.ts"
+import { StoreState } from "./state.ts"
+
+export type { FaultKind, FaultRule } from "../http/faults.ts"
+export type { SimClock } from "./clock.ts"
+export type { GenerateOptions } from "./generate.ts"
+export type { StoreData } from "./model.ts"
+export type { CustomerInput, OrderInput, ProductInput, RefundInput } from "./input.ts"
+export { StoreState } from "./state.ts"
+export { generate } from "./generate.ts"
+export { type DailyNetSalesRow, dailyNetSales } from "./reference.ts"
+export { parseFaultSpec } from "./main.ts"
+export { manualClock, realClock }
+
+export interface StoreSimulatorOptions {
+  /** Default "127.0.0.1". */
+  host?: string
+  /** Default 0: a free port. */
+  port?: number
+  /** Default "ck_demo". */
+  consumerKey?: string
+  /** Default "cs_demo". */
+  consumerSecret?: string
+  /** IANA site timezone; default "America/New_York". */
+  timezone?: string
+  /** The server's "now": write dates and the HTTP Date header. Default realClock(). */
+  clock?: SimClock
+  /** Generated (deterministic) or given data; default: generated with seed 1 and small sizes. */
+  data?: GenerateOptions | StoreData
+  /** Default true; false answers GET /refunds with 404 rest_no_route, like stores before WooCommerce 9.0. */
+  storeWideRefunds?: boolean
+  faults?: FaultRule[]
+  /** Called before each response is computed (after fault decisions); `path` is below the API root. */
+  onRequest?: (info: RequestInfo) => void | Promise<void>
+}
+
+export interface StoreSimulator {
+  /** API root, e.g. http://127.0.0.1:PORT/wp-json/wc/v3 */
+  readonly url: string
+  readonly state: StoreState
+  /** Every request in arrival order (url = path + query); status 0 for a dropped connection. */
+  readonly requests: ReadonlyArray<LoggedRequest>
+  setFaults(rules: FaultRule[]): void
+  close(): Promise<void>
+}
+
+const DEFAULT_DATA: GenerateOptions = { seed: 1, orders: 600, customers: 120, products: 24 }
+
+const isGenerateOptions = (data: GenerateOptions | StoreData): data is GenerateOptions => "seed" in data
+
+export const startStoreSimulator = async (options: StoreSimulatorOptions = {}): Promise<StoreSimulator> => {
+  const timezone = options.timezone ?? "America/New_York"
+  const clock = options.clock ?? realClock()
+  const source = options.data ?? DEFAULT_DATA
+  const state = new StoreState(isGenerateOptions(source) ? generate(source, timezone) : source, { clock, timezone })
+
+  const router = new Router<Handler>()
+  registerOrders(router)
+  registerRefunds(router, options.storeWideRefunds ?? true)
+  registerCustomers(router)
+  registerProducts(router)
+  registerReports(router)
+
+  const faults = new FaultInjector(options.faults ?? [], { errorBody: errorBodyFor, nowMs: () => clock.now() })
+  const requests: LoggedRequest[] = []
+  let url = ""
+  const server = await listen(
+    createRequestHandler({
+      router,
+      state,
+      clock,
+      consumerKey: options.consumerKey ?? "ck_demo",
+      consumerSecret: options.consumerSecret ?? "cs_demo",
+      faults,
+      onRequest: options.onRequest,
+      log: requests,
+      apiUrl: () => url,
+    }),
+    options.host ?? "127.0.0.1",
+    options.port ?? 0,
+  )
+  url = `${server.origin}${API_ROOT}`
+  return {
+    url,
+    state,
+    requests,
+    setFaults: (rules) => faults.setRules(rules),
+    close: () => server.close(),
+  }
+}
