@@ -1,0 +1,43 @@
+-- The warehouse's per-day figures beside the store's own /reports/sales figures.
+-- The store's report sums every currency together, so the warehouse side does too.
+-- Expected differences, explained in `note`:
+--  * the report was fetched before later changes (re-run sync with the reports stream);
+--  * orders in several currencies are summed as plain numbers by the store;
+--  * the report's total_refunds counts a refunded order's whole total in any range holding one of its
+--    refunds, while per-day refunds sum each refund on its own date (seed part 2, section 2.14):
+--    when an order's refunds straddle days, only the per-day sum is a correct basis for net sales.
+CREATE OR REPLACE VIEW analytics.sales_report_reconciliation AS
+WITH warehouse AS (
+  SELECT store_id, day,
+         sum(orders_count)::integer AS orders_count,
+         sum(gross_sales)           AS gross_sales,
+         sum(refunds)               AS refunds,
+         count(DISTINCT currency)::integer AS currencies
+  FROM analytics.daily_net_sales
+  GROUP BY store_id, day
+)
+SELECT
+  store_id,
+  day,
+  coalesce(w.orders_count, 0)         AS warehouse_orders,
+  r.orders                            AS report_orders,
+  coalesce(w.gross_sales, 0)::numeric AS warehouse_sales,
+  r.sales                             AS report_sales,
+  coalesce(w.refunds, 0)::numeric     AS warehouse_refunds,
+  r.refunds                           AS report_refunds,
+  (r.day IS NULL
+    OR coalesce(w.orders_count, 0) <> r.orders
+    OR coalesce(w.gross_sales, 0) <> r.sales
+    OR (r.refunds IS NOT NULL AND coalesce(w.refunds, 0) <> r.refunds)) AS differs,
+  CASE
+    WHEN r.day IS NULL THEN 'no store report for this day yet: run sync with the reports stream'
+    WHEN w.day IS NULL AND r.orders = 0 AND coalesce(r.refunds, 0) = 0 THEN 'no sales on either side'
+    WHEN coalesce(w.orders_count, 0) <> r.orders THEN 'order counts differ: orders changed after the report was fetched, or are not yet synced'
+    WHEN coalesce(w.gross_sales, 0) <> r.sales AND w.currencies > 1 THEN 'the store sums several currencies as plain numbers'
+    WHEN coalesce(w.gross_sales, 0) <> r.sales THEN 'sales differ: order totals changed after the report was fetched'
+    WHEN r.refunds IS NOT NULL AND coalesce(w.refunds, 0) <> r.refunds THEN
+      'refunds differ: per-day refunds count each refund on its own date; an order''s refunds may straddle days (seed part 2, 2.14)'
+    ELSE 'matches'
+  END AS note
+FROM warehouse w
+FULL JOIN store.sales_report_daily r USING (store_id, day);

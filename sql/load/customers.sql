@@ -1,0 +1,17 @@
+-- Merge the staged customers. Unchanged documents (same hash) are not rewritten: a full scan of an
+-- unchanged store writes nothing.
+INSERT INTO store.customers AS c (store_id, id, email, first_name, last_name, username, role, is_paying_customer,
+                                  date_created, date_modified, billing, shipping, doc, doc_hash, synced_at, deleted_at)
+SELECT b.store_id, b.id, nullif(trim(d->>'email'), ''), d->>'first_name', d->>'last_name', d->>'username', d->>'role',
+       (d->>'is_paying_customer')::boolean,
+       nullif(d->>'date_created_gmt', '')::timestamp AT TIME ZONE 'UTC',
+       nullif(d->>'date_modified_gmt', '')::timestamp AT TIME ZONE 'UTC',
+       d->'billing', d->'shipping', d, md5(d::text), now(), NULL
+FROM sync_batch b, LATERAL (SELECT b.doc AS d) x
+ON CONFLICT (store_id, id) DO UPDATE SET
+  email = EXCLUDED.email, first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name,
+  username = EXCLUDED.username, role = EXCLUDED.role, is_paying_customer = EXCLUDED.is_paying_customer,
+  date_created = EXCLUDED.date_created, date_modified = EXCLUDED.date_modified,
+  billing = EXCLUDED.billing, shipping = EXCLUDED.shipping, doc = EXCLUDED.doc, doc_hash = EXCLUDED.doc_hash,
+  synced_at = EXCLUDED.synced_at, deleted_at = NULL
+WHERE c.doc_hash IS DISTINCT FROM EXCLUDED.doc_hash OR c.deleted_at IS NOT NULL;

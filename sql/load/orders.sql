@@ -1,0 +1,77 @@
+-- Merge the staged orders. A staged copy older than the warehouse's (a backfill racing a sync) is dropped.
+DELETE FROM sync_batch b
+USING store.orders o
+WHERE o.store_id = b.store_id AND o.id = b.id
+  AND o.date_modified > ((b.doc->>'date_modified_gmt')::timestamp AT TIME ZONE 'UTC');
+
+INSERT INTO store.orders AS o (
+  store_id, id, parent_id, number, status, currency, created_via,
+  date_created, date_created_local, date_modified, date_paid, date_completed,
+  customer_id, billing_email, billing, shipping, payment_method, prices_include_tax,
+  discount_total, discount_tax, shipping_total, shipping_tax, cart_tax, total, total_tax,
+  doc, synced_at, deleted_at)
+SELECT
+  b.store_id, b.id, coalesce((d->>'parent_id')::bigint, 0), d->>'number', d->>'status', d->>'currency', d->>'created_via',
+  (d->>'date_created_gmt')::timestamp AT TIME ZONE 'UTC',
+  (d->>'date_created')::timestamp,
+  (d->>'date_modified_gmt')::timestamp AT TIME ZONE 'UTC',
+  nullif(d->>'date_paid_gmt', '')::timestamp AT TIME ZONE 'UTC',
+  nullif(d->>'date_completed_gmt', '')::timestamp AT TIME ZONE 'UTC',
+  coalesce((d->>'customer_id')::bigint, 0),
+  nullif(trim(d->'billing'->>'email'), ''),
+  d->'billing', d->'shipping', d->>'payment_method', (d->>'prices_include_tax')::boolean,
+  coalesce(nullif(d->>'discount_total', '')::numeric, 0),
+  coalesce(nullif(d->>'discount_tax', '')::numeric, 0),
+  coalesce(nullif(d->>'shipping_total', '')::numeric, 0),
+  coalesce(nullif(d->>'shipping_tax', '')::numeric, 0),
+  coalesce(nullif(d->>'cart_tax', '')::numeric, 0),
+  (d->>'total')::numeric,
+  coalesce(nullif(d->>'total_tax', '')::numeric, 0),
+  d, now(), NULL
+FROM sync_batch b, LATERAL (SELECT b.doc AS d) x
+ON CONFLICT (store_id, id) DO UPDATE SET
+  parent_id = EXCLUDED.parent_id, number = EXCLUDED.number, status = EXCLUDED.status,
+  currency = EXCLUDED.currency, created_via = EXCLUDED.created_via,
+  date_created = EXCLUDED.date_created, date_created_local = EXCLUDED.date_created_local,
+  date_modified = EXCLUDED.date_modified, date_paid = EXCLUDED.date_paid, date_completed = EXCLUDED.date_completed,
+  customer_id = EXCLUDED.customer_id, billing_email = EXCLUDED.billing_email,
+  billing = EXCLUDED.billing, shipping = EXCLUDED.shipping, payment_method = EXCLUDED.payment_method,
+  prices_include_tax = EXCLUDED.prices_include_tax,
+  discount_total = EXCLUDED.discount_total, discount_tax = EXCLUDED.discount_tax,
+  shipping_total = EXCLUDED.shipping_total, shipping_tax = EXCLUDED.shipping_tax,
+  cart_tax = EXCLUDED.cart_tax, total = EXCLUDED.total, total_tax = EXCLUDED.total_tax,
+  doc = EXCLUDED.doc, synced_at = EXCLUDED.synced_at, deleted_at = NULL;
+
+-- Lines belong to their order's current version: replace them wholesale.
+DELETE FROM store.order_line_items t USING sync_batch b WHERE t.store_id = b.store_id AND t.order_id = b.id;
+DELETE FROM store.order_tax_lines t USING sync_batch b WHERE t.store_id = b.store_id AND t.order_id = b.id;
+DELETE FROM store.order_shipping_lines t USING sync_batch b WHERE t.store_id = b.store_id AND t.order_id = b.id;
+DELETE FROM store.order_fee_lines t USING sync_batch b WHERE t.store_id = b.store_id AND t.order_id = b.id;
+DELETE FROM store.order_coupon_lines t USING sync_batch b WHERE t.store_id = b.store_id AND t.order_id = b.id;
+
+INSERT INTO store.order_line_items (store_id, id, order_id, product_id, variation_id, name, sku, quantity, price, subtotal, subtotal_tax, total, total_tax, doc)
+SELECT b.store_id, (l->>'id')::bigint, b.id, (l->>'product_id')::bigint, nullif(l->>'variation_id', '')::bigint,
+       l->>'name', l->>'sku', (l->>'quantity')::numeric, nullif(l->>'price', '')::numeric,
+       coalesce(nullif(l->>'subtotal', '')::numeric, 0), coalesce(nullif(l->>'subtotal_tax', '')::numeric, 0),
+       coalesce(nullif(l->>'total', '')::numeric, 0), coalesce(nullif(l->>'total_tax', '')::numeric, 0), l
+FROM sync_batch b, jsonb_array_elements(coalesce(b.doc->'line_items', '[]')) l;
+
+INSERT INTO store.order_tax_lines (store_id, id, order_id, rate_code, rate_id, label, compound, tax_total, shipping_tax_total, doc)
+SELECT b.store_id, (l->>'id')::bigint, b.id, l->>'rate_code', (l->>'rate_id')::bigint, l->>'label', (l->>'compound')::boolean,
+       coalesce(nullif(l->>'tax_total', '')::numeric, 0), coalesce(nullif(l->>'shipping_tax_total', '')::numeric, 0), l
+FROM sync_batch b, jsonb_array_elements(coalesce(b.doc->'tax_lines', '[]')) l;
+
+INSERT INTO store.order_shipping_lines (store_id, id, order_id, method_id, method_title, total, total_tax, doc)
+SELECT b.store_id, (l->>'id')::bigint, b.id, l->>'method_id', l->>'method_title',
+       coalesce(nullif(l->>'total', '')::numeric, 0), coalesce(nullif(l->>'total_tax', '')::numeric, 0), l
+FROM sync_batch b, jsonb_array_elements(coalesce(b.doc->'shipping_lines', '[]')) l;
+
+INSERT INTO store.order_fee_lines (store_id, id, order_id, name, tax_class, tax_status, total, total_tax, doc)
+SELECT b.store_id, (l->>'id')::bigint, b.id, l->>'name', l->>'tax_class', l->>'tax_status',
+       coalesce(nullif(l->>'total', '')::numeric, 0), coalesce(nullif(l->>'total_tax', '')::numeric, 0), l
+FROM sync_batch b, jsonb_array_elements(coalesce(b.doc->'fee_lines', '[]')) l;
+
+INSERT INTO store.order_coupon_lines (store_id, id, order_id, code, discount, discount_tax, doc)
+SELECT b.store_id, (l->>'id')::bigint, b.id, l->>'code',
+       coalesce(nullif(l->>'discount', '')::numeric, 0), coalesce(nullif(l->>'discount_tax', '')::numeric, 0), l
+FROM sync_batch b, jsonb_array_elements(coalesce(b.doc->'coupon_lines', '[]')) l;

@@ -1,0 +1,20 @@
+-- Merge the staged refunds; `parent_id` is the order (the store-wide list carries it, per-order lists get it added).
+INSERT INTO store.refunds AS r (store_id, id, order_id, date_created, date_created_local, amount, reason, refunded_by, refunded_payment, doc, synced_at, deleted_at)
+SELECT b.store_id, b.id, (d->>'parent_id')::bigint,
+       (d->>'date_created_gmt')::timestamp AT TIME ZONE 'UTC',
+       (d->>'date_created')::timestamp,
+       (d->>'amount')::numeric, d->>'reason', nullif(d->>'refunded_by', '')::bigint, (d->>'refunded_payment')::boolean,
+       d, now(), NULL
+FROM sync_batch b, LATERAL (SELECT b.doc AS d) x
+ON CONFLICT (store_id, id) DO UPDATE SET
+  order_id = EXCLUDED.order_id, date_created = EXCLUDED.date_created, date_created_local = EXCLUDED.date_created_local,
+  amount = EXCLUDED.amount, reason = EXCLUDED.reason, refunded_by = EXCLUDED.refunded_by,
+  refunded_payment = EXCLUDED.refunded_payment, doc = EXCLUDED.doc, synced_at = EXCLUDED.synced_at, deleted_at = NULL;
+
+DELETE FROM store.refund_line_items t USING sync_batch b WHERE t.store_id = b.store_id AND t.refund_id = b.id;
+
+INSERT INTO store.refund_line_items (store_id, id, refund_id, product_id, variation_id, name, quantity, subtotal, total, total_tax, doc)
+SELECT b.store_id, (l->>'id')::bigint, b.id, (l->>'product_id')::bigint, nullif(l->>'variation_id', '')::bigint, l->>'name',
+       (l->>'quantity')::numeric, coalesce(nullif(l->>'subtotal', '')::numeric, 0),
+       coalesce(nullif(l->>'total', '')::numeric, 0), coalesce(nullif(l->>'total_tax', '')::numeric, 0), l
+FROM sync_batch b, jsonb_array_elements(coalesce(b.doc->'line_items', '[]')) l;

@@ -1,0 +1,7 @@
+-- A page of API documents is staged here, then merged into the store tables by one statement per table.
+-- One temp table per connection, emptied when the page's transaction commits.
+CREATE TEMP TABLE IF NOT EXISTS sync_batch (
+  store_id  text   NOT NULL,
+  id        bigint NOT NULL,
+  doc       jsonb  NOT NULL
+) ON COMMIT DELETE ROWS

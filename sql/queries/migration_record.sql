@@ -1,0 +1,1 @@
+INSERT INTO public.shopsync_migrations (version) VALUES ($1)

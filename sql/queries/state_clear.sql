@@ -1,0 +1,1 @@
+DELETE FROM sync.state WHERE store_id = $1 AND stream = $2

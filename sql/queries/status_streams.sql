@@ -1,0 +1,11 @@
+SELECT stream,
+       coalesce(to_char(cursor_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || coalesce(' #' || cursor_id, ''), '') AS cursor,
+       CASE WHEN cursor_at IS NULL THEN '' ELSE justify_interval(date_trunc('second', now() - cursor_at))::text END AS lag,
+       rows_total,
+       last_rows,
+       to_char(last_started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS last_started,
+       to_char(last_success_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS last_success,
+       left(coalesce(last_error, ''), 160) AS last_error
+FROM sync.state
+WHERE store_id = $1
+ORDER BY stream

@@ -1,0 +1,39 @@
+import { Command } from "@effect/cli"
+import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import { Effect, Layer, Logger, LogLevel } from "effect"
+import { backfillCommand } from "../cli/backfill-command.js"
+import { demoCommand } from "../cli/demo-command.js"
+import { reportFailure } from "../cli/errors.js"
+import { migrateCommand } from "../cli/migrate-command.js"
+import { simulateCommand } from "../cli/simulate-command.js"
+import { statusCommand } from "../cli/status-command.js"
+import { syncCommand } from "../cli/sync-command.js"
+import { configProvider } from "../config/config-file.js"
+
+const shopsync = Command.make("shopsync").pipe(
+  Command.withDescription(
+    "Syncs a commerce store API into a PostgreSQL warehouse (embedded unless DATABASE_URL is set) and keeps " +
+      "analytics.daily_net_sales current. Configuration: STORE_API_URL, STORE_CONSUMER_KEY, STORE_CONSUMER_SECRET, " +
+      "STORE_ID, DATABASE_URL, from the environment or SHOPSYNC_CONFIG (default ./shopsync.env)."
+  ),
+  Command.withSubcommands([syncCommand, backfillCommand, migrateCommand, statusCommand, simulateCommand, demoCommand])
+)
+
+const cli = Command.run(shopsync, { name: "shopsync", version: "0.1.0" })
+
+/** Logs go to stderr (stdout is for results): readable on a terminal, one JSON object per line elsewhere. */
+const logger = Logger.replace(
+  Logger.defaultLogger,
+  process.stderr.isTTY
+    ? Logger.prettyLogger({ stderr: true, mode: "tty", colors: true })
+    : Logger.withConsoleError(Logger.jsonLogger)
+)
+
+Effect.gen(function*() {
+  const provider = yield* configProvider
+  yield* reportFailure(cli(process.argv).pipe(Effect.withConfigProvider(provider)))
+}).pipe(
+  Effect.provide(Layer.mergeAll(NodeContext.layer, logger)),
+  Logger.withMinimumLogLevel(process.env.SHOPSYNC_DEBUG === "1" ? LogLevel.Debug : LogLevel.Info),
+  NodeRuntime.runMain({ disableErrorReporting: true, disablePrettyLogger: true })
+)

@@ -1,0 +1,48 @@
+import { Command, HelpDoc, Options, ValidationError } from "@effect/cli"
+import { Effect } from "effect"
+import { storeSettingsConfig } from "../config/settings.js"
+import { runSync } from "../sync/engine.js"
+import { customersFullScanHours } from "./sync-command.js"
+import { syncLayer } from "./layers.js"
+import { parseStreams, streamsOption } from "./streams-option.js"
+import { printSummary } from "./summary.js"
+
+const day = (name: string, description: string) =>
+  Options.text(name).pipe(
+    Options.withDescription(description),
+    Options.mapEffect((value) =>
+      /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`))
+        ? Effect.succeed(value)
+        : Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--${name} must be a calendar day YYYY-MM-DD, got "${value}"`)))
+    )
+  )
+
+const today = () => new Date().toISOString().slice(0, 10)
+
+export const backfillCommand = Command.make(
+  "backfill",
+  {
+    since: day("since", "first store-local day to re-read (YYYY-MM-DD)"),
+    until: day("until", "last store-local day to re-read, inclusive (YYYY-MM-DD; default today)").pipe(Options.optional),
+    streams: streamsOption
+  },
+  ({ since, until, streams }) =>
+    Effect.gen(function*() {
+      const last = until._tag === "Some" ? until.value : today()
+      if (last < since) return yield* Effect.fail(new Error(`--until ${last} is before --since ${since}`))
+      const selected = yield* parseStreams(streams)
+      const settings = yield* storeSettingsConfig
+      const summary = yield* runSync({
+        streams: selected,
+        mode: { kind: "backfill", since, until: last },
+        waitForLock: true,
+        customersFullScanHours: yield* customersFullScanHours
+      }).pipe(Effect.provide(syncLayer(settings)))
+      if (summary !== undefined) yield* printSummary(summary)
+    })
+).pipe(
+  Command.withDescription(
+    "Re-reads everything created between --since and --until (store-local days) and loads it, without moving " +
+      "the incremental cursors: for a first load of history or to repair a period. Waits for a running sync to finish."
+  )
+)

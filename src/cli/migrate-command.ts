@@ -1,0 +1,16 @@
+import { Command } from "@effect/cli"
+import { Effect } from "effect"
+import { DatabaseLive } from "../warehouse/database.js"
+import { migrate } from "../warehouse/migrate.js"
+
+export const migrateCommand = Command.make("migrate", {}, () =>
+  Effect.gen(function*() {
+    const result = yield* migrate
+    process.stdout.write(
+      result.applied.length > 0
+        ? `applied ${result.applied.length} migration(s): ${result.applied.join(", ")}; analytics views refreshed\n`
+        : `schema up to date (${result.total} migration(s)); analytics views refreshed\n`
+    )
+  }).pipe(Effect.provide(DatabaseLive))).pipe(
+    Command.withDescription("Creates or upgrades the warehouse schema (sql/migrations) and the analytics views (sql/analytics). Idempotent.")
+  )

@@ -1,0 +1,53 @@
+import { Command, Options } from "@effect/cli"
+import { Effect, Option } from "effect"
+import { parseFaultSpec, startStoreSimulator } from "../simulator/store/index.js"
+
+const port = Options.integer("port").pipe(Options.withDescription("port to listen on (default: a free one)"), Options.optional)
+const seed = Options.integer("seed").pipe(Options.withDescription("generator seed: the same seed gives the same store"), Options.withDefault(1))
+const orders = Options.integer("orders").pipe(Options.withDescription("number of generated orders"), Options.withDefault(2000))
+const customers = Options.integer("customers").pipe(Options.withDescription("number of generated customers (default: orders / 5)"), Options.optional)
+const products = Options.integer("products").pipe(Options.withDescription("number of generated products (default: 60)"), Options.optional)
+const timezone = Options.text("timezone").pipe(Options.withDescription("the store's IANA timezone (local dates, report days)"), Options.withDefault("America/New_York"))
+const faults = Options.text("faults").pipe(
+  Options.withDescription('fault injection, e.g. "429:0.05,500:0.02,drop:0.01,latency:250ms" (kinds: 429 500 502 503 html5xx empty5xx drop latency)'),
+  Options.optional
+)
+const noStoreWideRefunds = Options.boolean("no-store-wide-refunds").pipe(
+  Options.withDescription("answer GET /refunds with 404, like stores older than 9.0")
+)
+
+/** Holds a server open until the process is interrupted (Ctrl-C / SIGTERM). */
+const serveUntilInterrupted = (close: () => Promise<void>) =>
+  Effect.acquireRelease(Effect.void, () => Effect.promise(close)).pipe(Effect.zipRight(Effect.never), Effect.scoped)
+
+const storeCommand = Command.make(
+  "store",
+  { port, seed, orders, customers, products, timezone, faults, noStoreWideRefunds },
+  (o) =>
+    Effect.gen(function*() {
+      const sim = yield* Effect.promise(() =>
+        startStoreSimulator({
+          ...(Option.isSome(o.port) ? { port: o.port.value } : {}),
+          timezone: o.timezone,
+          storeWideRefunds: !o.noStoreWideRefunds,
+          faults: Option.isSome(o.faults) ? parseFaultSpec(o.faults.value) : [],
+          data: {
+            seed: o.seed,
+            orders: o.orders,
+            ...(Option.isSome(o.customers) ? { customers: o.customers.value } : {}),
+            ...(Option.isSome(o.products) ? { products: o.products.value } : {})
+          }
+        })
+      )
+      process.stdout.write(
+        `store simulator listening\n  STORE_API_URL=${sim.url}\n  STORE_CONSUMER_KEY=ck_demo\n  STORE_CONSUMER_SECRET=cs_demo\n` +
+          `(${o.orders} orders, timezone ${o.timezone}; Ctrl-C to stop)\n`
+      )
+      yield* serveUntilInterrupted(() => sim.close())
+    })
+).pipe(Command.withDescription("Serves a generated store over the store API (root ending in /v3, HTTP Basic ck_demo/cs_demo) until interrupted."))
+
+export const simulateCommand = Command.make("simulate").pipe(
+  Command.withDescription("Runs a simulator of a remote service for tests, demos and benchmarks."),
+  Command.withSubcommands([storeCommand])
+)

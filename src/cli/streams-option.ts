@@ -1,0 +1,22 @@
+import { Options } from "@effect/cli"
+import { Effect, Option } from "effect"
+import { STREAMS, type StreamName } from "../sync/context.js"
+
+export const streamsOption = Options.text("streams").pipe(
+  Options.withDescription(`comma-separated streams to run (default: all): ${STREAMS.join(", ")}`),
+  Options.optional
+)
+
+export class UnknownStream extends Error {}
+
+export const parseStreams = (value: Option.Option<string>): Effect.Effect<ReadonlyArray<StreamName>, UnknownStream> =>
+  Option.match(value, {
+    onNone: () => Effect.succeed(STREAMS),
+    onSome: (text) => {
+      const names = text.split(",").map((s) => s.trim()).filter((s) => s !== "")
+      const unknown = names.filter((n) => !(STREAMS as ReadonlyArray<string>).includes(n))
+      return unknown.length > 0 || names.length === 0
+        ? Effect.fail(new UnknownStream(`unknown stream(s) "${unknown.join(", ") || text}" in --streams; choose from ${STREAMS.join(", ")}`))
+        : Effect.succeed(STREAMS.filter((s) => names.includes(s)))
+    }
+  })

@@ -1,0 +1,120 @@
+import type { SqlClient } from "@effect/sql"
+import { Context, Data, Effect, Either } from "effect"
+import { StoreClient } from "../store/client.js"
+import { migrate } from "../warehouse/migrate.js"
+import { query } from "../warehouse/writer.js"
+import { type ProgressSink, type RunContext, type RunMode, STREAMS, type StreamName } from "./context.js"
+import { acquireRunLock } from "./lock.js"
+import { syncCustomers } from "./streams/customers.js"
+import { syncOrders } from "./streams/orders.js"
+import { syncProducts } from "./streams/products.js"
+import { syncRefunds } from "./streams/refunds.js"
+import { syncReports } from "./streams/reports.js"
+
+export interface StreamResult {
+  readonly stream: StreamName
+  readonly rows: number
+  readonly deleted: number
+  readonly seconds: number
+  readonly error?: string
+}
+
+export interface RunSummary {
+  readonly runId: number
+  readonly streams: ReadonlyArray<StreamResult>
+  readonly requests: number
+  readonly seconds: number
+}
+
+/** How progress is shown: a live display on a terminal, one log line per stream otherwise. */
+export class Progress extends Context.Tag("shopsync/Progress")<Progress, ProgressSink & {
+  readonly streamDone: (result: StreamResult) => Effect.Effect<void>
+}>() {}
+
+export class SyncFailed extends Data.TaggedError("SyncFailed")<{
+  readonly runId: number
+  readonly failures: ReadonlyArray<{ readonly stream: string; readonly error: string }>
+}> {
+  override get message() {
+    const list = this.failures.map((f) => `${f.stream}: ${f.error}`).join("; ")
+    return `sync run ${this.runId} failed in ${this.failures.length} stream(s): ${list}. ` +
+      `Rows loaded before the failure are kept and each stream resumes from its last checkpoint on the next run.`
+  }
+}
+
+export interface SyncRequest {
+  readonly streams: ReadonlyArray<StreamName>
+  readonly mode: RunMode
+  readonly waitForLock: boolean
+  readonly customersFullScanHours: number
+}
+
+/** The store's clock, read from the Date header of one cheap request; ours if it sends none. */
+const storeNow = Effect.flatMap(StoreClient, (store) =>
+  store.list("/orders", { per_page: 1 }).pipe(Effect.map((page) => Math.floor((page.serverTime?.getTime() ?? Date.now()) / 1000))))
+
+/**
+ * One sync or backfill: takes the store's lock, freezes an upper bound, runs the streams (orders, then
+ * refunds and customers which build on what orders found, beside products; reports last, for the days
+ * the others touched), and records the run. A failing stream does not stop the others.
+ */
+export const runSync = (request: SyncRequest) =>
+  Effect.gen(function*() {
+    const store = yield* StoreClient
+    const progress = yield* Progress
+    yield* migrate
+    const locked = yield* acquireRunLock(store.storeId, request.waitForLock)
+    if (!locked) return undefined
+    const started = Date.now()
+    // Before the run is recorded: a wrong key or URL fails here, with nothing half-done.
+    const upper = (yield* storeNow) - store.settleSeconds
+    const [run] = yield* query<{ id: string }>("run_start", [store.storeId, request.mode.kind, request.streams])
+    const runId = Number(run!.id)
+    const ctx: RunContext = {
+      storeId: store.storeId,
+      runId,
+      mode: request.mode,
+      upper,
+      progress,
+      dirtyDays: new Set(),
+      changedOrders: new Set(),
+      orderCustomers: new Set()
+    }
+    const selected = (name: StreamName) => request.streams.includes(name)
+    const results: StreamResult[] = []
+
+    const runStream = (name: StreamName, body: Effect.Effect<{ rows: number; deleted: number }, unknown, StoreClient | SqlClient.SqlClient>) =>
+      selected(name)
+        ? Effect.gen(function*() {
+          const t0 = Date.now()
+          yield* query("state_started", [ctx.storeId, name, runId])
+          const outcome = yield* Effect.either(body)
+          const error = Either.isLeft(outcome) ? errorText(outcome.left) : undefined
+          const counts = Either.isRight(outcome) ? outcome.right : { rows: 0, deleted: 0 }
+          const result: StreamResult = { stream: name, ...counts, seconds: (Date.now() - t0) / 1000, ...(error ? { error } : {}) }
+          yield* query("state_finished", [ctx.storeId, name, counts.rows, error ?? null])
+          yield* progress.streamDone(result)
+          results.push(result)
+        })
+        : Effect.void
+
+    yield* Effect.all([
+      runStream("orders", syncOrders(ctx)).pipe(
+        Effect.zipRight(runStream("refunds", syncRefunds(ctx))),
+        Effect.zipRight(runStream("customers", syncCustomers(ctx, request.customersFullScanHours)))
+      ),
+      runStream("products", syncProducts(ctx))
+    ], { concurrency: "unbounded", discard: true })
+    yield* runStream("reports", syncReports(ctx))
+
+    const failures = results.filter((r) => r.error !== undefined).map((r) => ({ stream: r.stream, error: r.error! }))
+    const requests = yield* store.requestCount
+    const rows = results.reduce((n, r) => n + r.rows, 0)
+    yield* query("run_finish", [runId, failures.length ? "failed" : "succeeded", rows, requests, failures.length ? failures.map((f) => `${f.stream}: ${f.error}`).join("; ") : null])
+    if (failures.length > 0) return yield* new SyncFailed({ runId, failures })
+    const ordered = STREAMS.flatMap((s) => results.filter((r) => r.stream === s))
+    return { runId, streams: ordered, requests, seconds: (Date.now() - started) / 1000 } satisfies RunSummary
+  }).pipe(Effect.scoped)
+
+const errorText = (e: unknown): string =>
+  e instanceof Error ? e.message : typeof e === "object" && e !== null && "message" in e ? String((e as { message: unknown }).message) : String(e)

@@ -1,0 +1,62 @@
+import { Effect } from "effect"
+import { StoreClient } from "../../store/client.js"
+import { StoreRequestFailed } from "../../store/errors.js"
+import { decodeAll, Order } from "../../store/schemas.js"
+import { query, readState } from "../../warehouse/writer.js"
+import type { RunContext } from "../context.js"
+import { type DeletionSpec, findDeleted } from "../deletions.js"
+import { type Doc, walk, type WalkSpec } from "../walk.js"
+import { createdWindow } from "./window.js"
+
+/** `status=any` leaves out trashed orders, so trash is walked as a listing of its own with its own cursor. */
+const LISTINGS = [
+  { stream: "orders", params: { status: "any" } },
+  { stream: "orders.trash", params: { status: "trash" } }
+] as const
+
+/** 404 on a single GET is the only proof that an order was deleted for good. */
+export const existsOrNotFound = (path: string) =>
+  Effect.flatMap(StoreClient, (store) =>
+    store.get(path).pipe(
+      Effect.as(true),
+      Effect.catchIf((e): e is StoreRequestFailed => e instanceof StoreRequestFailed && e.status === 404, () => Effect.succeed(false))
+    ))
+
+const deletionSpec: DeletionSpec = {
+  table: "orders",
+  path: "/orders",
+  field: "modified",
+  listings: LISTINGS.map((l) => l.params),
+  stillExists: (id) => existsOrNotFound(`/orders/${id}`)
+}
+
+export const syncOrders = (ctx: RunContext) =>
+  Effect.gen(function*() {
+    const onPage = (docs: ReadonlyArray<Doc>, page: { total: number }) =>
+      Effect.sync(() => {
+        for (const d of docs) {
+          ctx.changedOrders.add(d.id)
+          ctx.dirtyDays.add(String(d.date_created).slice(0, 10))
+          const customer = Number(d.customer_id)
+          if (customer > 0) ctx.orderCustomers.add(customer)
+        }
+      }).pipe(Effect.zipRight(ctx.progress.page("orders", docs.length, page.total)))
+    let rows = 0
+    for (const listing of LISTINGS) {
+      const spec: WalkSpec = { path: "/orders", params: listing.params, field: "modified", kind: "orders", check: decodeAll(Order) }
+      if (ctx.mode.kind === "backfill") {
+        const window = createdWindow(ctx.mode, ctx.upper)
+        rows += yield* walk({ ...spec, field: "created" }, { storeId: ctx.storeId, stream: null, lower: window.lower, upper: window.upper, onPage })
+      } else {
+        const state = yield* readState(ctx.storeId, listing.stream)
+        rows += yield* walk(spec, { storeId: ctx.storeId, stream: listing.stream, lower: state.cursor, upper: ctx.upper, onPage })
+      }
+    }
+    const deleted = yield* findDeleted(deletionSpec, ctx.storeId, ctx.upper)
+    if (deleted.length > 0) {
+      const days = yield* query<{ day: string }>("days_of_deleted", [ctx.storeId, deleted, []])
+      for (const d of days) ctx.dirtyDays.add(d.day)
+      yield* Effect.logInfo(`orders: ${deleted.length} deleted in the store, marked deleted`)
+    }
+    return { rows, deleted: deleted.length }
+  })

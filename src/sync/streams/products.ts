@@ -1,0 +1,51 @@
+import { Effect } from "effect"
+import { decodeAll, Product, Variation } from "../../store/schemas.js"
+import { readState } from "../../warehouse/writer.js"
+import { replaceChildren } from "../children.js"
+import type { RunContext } from "../context.js"
+import { findDeleted } from "../deletions.js"
+import { type Doc, walk, type WalkSpec } from "../walk.js"
+import { existsOrNotFound } from "./orders.js"
+import { createdWindow } from "./window.js"
+
+const LISTINGS = [
+  { stream: "products", params: { status: "any" } },
+  { stream: "products.trash", params: { status: "trash" } }
+] as const
+
+/** Products by modified cursor; the variations of each variable product that changed, from its own list. */
+export const syncProducts = (ctx: RunContext) =>
+  Effect.gen(function*() {
+    const variable = new Set<number>()
+    const onPage = (docs: ReadonlyArray<Doc>, page: { total: number }) =>
+      Effect.sync(() => {
+        for (const d of docs) if (d.type === "variable") variable.add(d.id)
+      }).pipe(Effect.zipRight(ctx.progress.page("products", docs.length, page.total)))
+    let rows = 0
+    for (const listing of LISTINGS) {
+      const spec: WalkSpec = { path: "/products", params: listing.params, field: "modified", kind: "products", check: decodeAll(Product) }
+      if (ctx.mode.kind === "backfill") {
+        rows += yield* walk({ ...spec, field: "created" }, { storeId: ctx.storeId, stream: null, ...createdWindow(ctx.mode, ctx.upper), onPage })
+      } else {
+        const state = yield* readState(ctx.storeId, listing.stream)
+        rows += yield* walk(spec, { storeId: ctx.storeId, stream: listing.stream, lower: state.cursor, upper: ctx.upper, onPage })
+      }
+    }
+    for (const productId of variable) rows += yield* syncVariations(ctx.storeId, productId)
+    const deleted = yield* findDeleted(
+      { table: "products", path: "/products", field: "modified", listings: LISTINGS.map((l) => l.params), stillExists: (id) => existsOrNotFound(`/products/${id}`) },
+      ctx.storeId,
+      ctx.upper
+    )
+    return { rows, deleted: deleted.length }
+  })
+
+const syncVariations = (storeId: string, productId: number) =>
+  replaceChildren({
+    storeId,
+    parentId: productId,
+    path: `/products/${productId}/variations`,
+    kind: "variations",
+    check: decodeAll(Variation),
+    markMissing: "variations_of_product_mark_deleted"
+  }).pipe(Effect.map((docs) => docs.length))

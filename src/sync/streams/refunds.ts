@@ -1,0 +1,72 @@
+import { Effect } from "effect"
+import { StoreRequestFailed } from "../../store/errors.js"
+import { decodeAll, Refund } from "../../store/schemas.js"
+import { query, readState } from "../../warehouse/writer.js"
+import { replaceChildren } from "../children.js"
+import type { RunContext } from "../context.js"
+import { findDeleted } from "../deletions.js"
+import { type Doc, walk, type WalkSpec } from "../walk.js"
+import { createdWindow } from "./window.js"
+
+const spec: WalkSpec = { path: "/refunds", params: {}, field: "created", kind: "refunds", check: decodeAll(Refund) }
+
+const isNoRoute = (e: unknown): e is StoreRequestFailed => e instanceof StoreRequestFailed && e.status === 404
+
+/**
+ * Refunds come from the store-wide list (cursor on date_created): deleting a refund does not touch its
+ * order, so order cursors would never see it go. Stores without that endpoint get per-order lists for
+ * the orders this run loaded (creating a refund bumps its order's date_modified).
+ */
+export const syncRefunds = (ctx: RunContext) =>
+  Effect.gen(function*() {
+    const trackDays = (docs: ReadonlyArray<Doc>, page: { total: number }) =>
+      Effect.sync(() => {
+        for (const d of docs) ctx.dirtyDays.add(String(d.date_created).slice(0, 10))
+      }).pipe(Effect.zipRight(ctx.progress.page("refunds", docs.length, page.total)))
+
+    const storeWide = ctx.mode.kind === "backfill"
+      ? walk(spec, { storeId: ctx.storeId, stream: null, ...createdWindow(ctx.mode, ctx.upper), onPage: trackDays })
+      : Effect.flatMap(readState(ctx.storeId, "refunds"), (state) =>
+        walk(spec, { storeId: ctx.storeId, stream: "refunds", lower: state.cursor, upper: ctx.upper, onPage: trackDays }))
+
+    const rows = yield* storeWide.pipe(
+      Effect.map((n) => ({ rows: n, storeWide: true })),
+      Effect.catchIf(isNoRoute, () =>
+        Effect.logInfo("refunds: this store has no store-wide /refunds endpoint; reading refunds per changed order").pipe(
+          Effect.zipRight(perOrder(ctx, trackDays)),
+          Effect.map((n) => ({ rows: n, storeWide: false }))
+        ))
+    )
+    if (!rows.storeWide) return { rows: rows.rows, deleted: 0 }
+
+    // Refunds never change after creation, so one missing from the store-wide list is gone.
+    const deleted = yield* findDeleted(
+      { table: "refunds", path: "/refunds", field: "created", listings: [{}], stillExists: () => Effect.succeed(false) },
+      ctx.storeId,
+      ctx.upper
+    )
+    if (deleted.length > 0) {
+      const days = yield* query<{ day: string }>("days_of_deleted", [ctx.storeId, [], deleted])
+      for (const d of days) ctx.dirtyDays.add(d.day)
+      yield* Effect.logInfo(`refunds: ${deleted.length} deleted in the store, marked deleted`)
+    }
+    return { rows: rows.rows, deleted: deleted.length }
+  })
+
+const perOrder = (ctx: RunContext, onPage: (docs: ReadonlyArray<Doc>, page: { total: number }) => Effect.Effect<void>) =>
+  Effect.gen(function*() {
+    let rows = 0
+    for (const orderId of ctx.changedOrders) {
+      const docs = yield* replaceChildren({
+        storeId: ctx.storeId,
+        parentId: orderId,
+        path: `/orders/${orderId}/refunds`,
+        kind: "refunds",
+        check: decodeAll(Refund),
+        markMissing: "refunds_of_order_mark_deleted"
+      })
+      yield* onPage(docs, { total: ctx.changedOrders.size })
+      rows += docs.length
+    }
+    return rows
+  })

@@ -1,0 +1,57 @@
+import { Effect, Redacted } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { pgLayer } from "../../src/warehouse/database.js"
+import { migrate } from "../../src/warehouse/migrate.js"
+import { freshDatabase, sqlRows } from "../support/database.js"
+
+describe("migrate", () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>
+  beforeAll(async () => {
+    db = await freshDatabase()
+  })
+  afterAll(() => db.drop())
+
+  const run = () => Effect.runPromise(migrate.pipe(Effect.provide(pgLayer(Redacted.make(db.url)))))
+
+  it("creates the schema once and is idempotent", async () => {
+    const first = await run()
+    expect(first.applied).toEqual(["001_store_schema"])
+    const second = await run()
+    expect(second.applied).toEqual([])
+    const tables = await sqlRows<{ t: string }>(db.url, `SELECT table_schema || '.' || table_name AS t FROM information_schema.tables
+      WHERE table_schema IN ('store', 'sync', 'analytics') ORDER BY 1`)
+    expect(tables.map((r) => r.t)).toEqual(expect.arrayContaining([
+      "analytics.daily_net_sales", "analytics.daily_sales", "analytics.sales_report_reconciliation",
+      "store.orders", "store.order_line_items", "store.order_tax_lines", "store.order_shipping_lines",
+      "store.order_fee_lines", "store.order_coupon_lines", "store.refunds", "store.refund_line_items",
+      "store.customers", "store.products", "store.product_variations", "store.sales_report_daily",
+      "sync.state", "sync.runs"
+    ]))
+  })
+
+  it("gives daily_net_sales exactly the contract's columns and types", async () => {
+    await run()
+    const cols = await sqlRows<{ column_name: string; data_type: string }>(db.url, `SELECT column_name, data_type FROM information_schema.columns
+      WHERE table_schema = 'analytics' AND table_name = 'daily_net_sales' ORDER BY ordinal_position`)
+    expect(cols).toEqual([
+      { column_name: "store_id", data_type: "text" },
+      { column_name: "day", data_type: "date" },
+      { column_name: "currency", data_type: "text" },
+      { column_name: "orders_count", data_type: "integer" },
+      { column_name: "gross_sales", data_type: "numeric" },
+      { column_name: "refunds", data_type: "numeric" },
+      { column_name: "net_sales", data_type: "numeric" }
+    ])
+  })
+
+  it("survives two migrators starting at once", async () => {
+    const other = await freshDatabase()
+    try {
+      const layer = pgLayer(Redacted.make(other.url))
+      const results = await Promise.all([1, 2].map(() => Effect.runPromise(migrate.pipe(Effect.provide(layer)))))
+      expect(results.map((r) => r.applied.length).sort()).toEqual([0, 1])
+    } finally {
+      await other.drop()
+    }
+  })
+})

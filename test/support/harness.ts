@@ -1,0 +1,86 @@
+import { NodeHttpClient } from "@effect/platform-node"
+import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Redacted } from "effect"
+import { startStoreSimulator, type StoreSimulator, type StoreSimulatorOptions } from "../../src/simulator/store/index.js"
+import { dailyNetSales } from "../../src/simulator/store/reference.js"
+import type { StoreSettings } from "../../src/config/settings.js"
+import { StoreClient, StoreClientLive } from "../../src/store/client.js"
+import { STREAMS, type RunMode, type StreamName } from "../../src/sync/context.js"
+import { Progress, runSync } from "../../src/sync/engine.js"
+import { pgLayer } from "../../src/warehouse/database.js"
+import { freshDatabase, sqlRows } from "./database.js"
+
+export const STORE_ID = "test"
+
+const SilentProgress = Layer.succeed(Progress, Progress.of({ page: () => Effect.void, streamDone: () => Effect.void }))
+
+export interface Harness {
+  readonly sim: StoreSimulator
+  readonly dbUrl: string
+  readonly sync: (options?: { streams?: ReadonlyArray<StreamName>; mode?: RunMode; wait?: boolean }) => ReturnType<typeof runPromiseSync>
+  readonly rows: <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>
+  /** analytics.daily_net_sales in the reference's shape, for direct comparison. */
+  readonly netSales: () => Promise<Array<Record<string, string | number>>>
+  /** The simulator's own computation from its in-memory state. */
+  readonly expectedNetSales: () => Array<Record<string, string | number>>
+  readonly requests: () => Promise<number>
+  readonly close: () => Promise<void>
+}
+
+type Runtime = ManagedRuntime.ManagedRuntime<StoreClient | Progress | import("@effect/sql").SqlClient.SqlClient, unknown>
+const runPromiseSync = (runtime: Runtime, options: { streams?: ReadonlyArray<StreamName>; mode?: RunMode; wait?: boolean }) =>
+  runtime.runPromise(runSync({
+    streams: options.streams ?? STREAMS,
+    mode: options.mode ?? { kind: "sync" },
+    waitForLock: options.wait ?? false,
+    customersFullScanHours: 0
+  }))
+
+/** A simulator over real HTTP, a fresh database on the embedded server, and the real sync engine between them. */
+export const makeHarness = async (
+  simOptions: StoreSimulatorOptions = {},
+  storeOptions: Partial<StoreSettings> = {}
+): Promise<Harness> => {
+  const sim = await startStoreSimulator(simOptions)
+  const db = await freshDatabase()
+  const settings: StoreSettings = {
+    apiUrl: sim.url,
+    consumerKey: Redacted.make("ck_demo"),
+    consumerSecret: Redacted.make("cs_demo"),
+    storeId: STORE_ID,
+    perPage: 100,
+    settleSeconds: 0,
+    maxAttempts: 6,
+    requestTimeoutMs: 5_000,
+    ...storeOptions
+  }
+  const layer = Layer.mergeAll(
+    StoreClientLive(settings, { maxAttempts: settings.maxAttempts, baseDelayMs: 5, maxDelayMs: 50, timeoutMs: settings.requestTimeoutMs }).pipe(
+      Layer.provide(NodeHttpClient.layerUndici)
+    ),
+    pgLayer(Redacted.make(db.url)),
+    SilentProgress,
+    Logger.minimumLogLevel(LogLevel.None)
+  )
+  const runtime = ManagedRuntime.make(layer) as unknown as Runtime
+  const rows = <T,>(text: string, params: unknown[] = []) => sqlRows<T>(db.url, text, params)
+  return {
+    sim,
+    dbUrl: db.url,
+    sync: (options = {}) => runPromiseSync(runtime, options),
+    rows,
+    netSales: async () =>
+      (await rows<Record<string, string | number>>(
+        `SELECT day::text AS day, currency, orders_count, to_char(gross_sales, 'FM999999999990.00') AS gross_sales,
+                to_char(refunds, 'FM999999999990.00') AS refunds, to_char(net_sales, 'FM999999999990.00') AS net_sales
+         FROM analytics.daily_net_sales WHERE store_id = $1 ORDER BY day, currency`,
+        [STORE_ID]
+      )),
+    expectedNetSales: () => dailyNetSales(sim.state).map((r) => ({ ...r })),
+    requests: () => runtime.runPromise(Effect.flatMap(StoreClient, (s) => s.requestCount)),
+    close: async () => {
+      await runtime.dispose()
+      await sim.close()
+      await db.drop()
+    }
+  }
+}
