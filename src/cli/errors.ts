@@ -1,10 +1,40 @@
 import { ValidationError } from "@effect/cli"
 import { Cause, ConfigError, Effect, Option } from "effect"
 
+/** The variables a ConfigError is about, missing and invalid, each named once. */
+const configProblems = (e: ConfigError.ConfigError) => {
+  const missing = new Set<string>()
+  const invalid = new Map<string, string>()
+  const walk = (err: ConfigError.ConfigError): void => {
+    switch (err._op) {
+      case "And":
+      case "Or":
+        walk(err.left)
+        walk(err.right)
+        return
+      case "MissingData":
+        missing.add(err.path.join("."))
+        return
+      case "InvalidData":
+        invalid.set(err.path.join("."), err.message)
+        return
+      default:
+        invalid.set(err.path.join("."), err.message)
+    }
+  }
+  walk(e)
+  return { missing: [...missing], invalid: [...invalid].map(([k, m]) => `${k} (${m})`) }
+}
+
 const describe = (e: unknown): string => {
   if (ConfigError.isConfigError(e)) {
-    return `configuration problem: ${String(e).replace(/\s+/g, " ")}. ` +
-      "Set it in the environment or in the config file (SHOPSYNC_CONFIG, default ./shopsync.env); see config/shopsync.env.example."
+    const { missing, invalid } = configProblems(e)
+    const parts = [
+      missing.length > 0 ? `missing ${missing.join(", ")}` : "",
+      invalid.length > 0 ? `invalid ${invalid.join("; ")}` : ""
+    ].filter((p) => p !== "")
+    return `configuration problem: ${parts.join("; ")}. Set ${missing.length + invalid.length > 1 ? "them" : "it"} in the environment ` +
+      "or in the config file (SHOPSYNC_CONFIG, default ./shopsync.env); see config/shopsync.env.example."
   }
   if (e instanceof Error && e.message) return e.message
   if (typeof e === "object" && e !== null && "message" in e) return String((e as { message: unknown }).message)
@@ -12,14 +42,13 @@ const describe = (e: unknown): string => {
 }
 
 /**
- * Every failure ends as one paragraph on stderr naming the cause, and exit code 1; stack traces only
- * with SHOPSYNC_DEBUG=1. Command-line mistakes are already explained by the CLI library.
+ * Every failure ends as one paragraph on stderr naming the cause (then exit code 1 from the runtime);
+ * stack traces only with SHOPSYNC_DEBUG=1. Command-line mistakes are already explained by the CLI library.
  */
 export const reportFailure = <A, E, R>(program: Effect.Effect<A, E, R>) =>
   program.pipe(
-    Effect.catchAllCause((cause) =>
+    Effect.tapErrorCause((cause) =>
       Effect.sync(() => {
-        process.exitCode = 1
         if (Cause.isInterruptedOnly(cause)) return
         const failure = Cause.failureOption(cause)
         if (Option.isSome(failure) && ValidationError.isValidationError(failure.value)) return

@@ -68,6 +68,7 @@ export const runSync = (request: SyncRequest) =>
     const started = Date.now()
     // Before the run is recorded: a wrong key or URL fails here, with nothing half-done.
     const upper = (yield* storeNow) - store.settleSeconds
+    yield* query("run_mark_interrupted", [store.storeId])
     const [run] = yield* query<{ id: string }>("run_start", [store.storeId, request.mode.kind, request.streams])
     const runId = Number(run!.id)
     const ctx: RunContext = {

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { manualClock, startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
+import { runCli } from "../support/cli.js"
+import { freshDatabase } from "../support/database.js"
+
+describe("the shopsync command line", () => {
+  let sim: StoreSimulator
+  let db: Awaited<ReturnType<typeof freshDatabase>>
+  let env: Record<string, string>
+  beforeAll(async () => {
+    sim = await startStoreSimulator({
+      clock: manualClock(Date.parse("2026-09-01T00:00:00Z")),
+      data: { seed: 3, orders: 300, start: "2026-05-01", days: 30 }
+    })
+    db = await freshDatabase()
+    env = { DATABASE_URL: db.url, STORE_API_URL: sim.url, STORE_CONSUMER_KEY: "ck_demo", STORE_CONSUMER_SECRET: "cs_demo", STORE_ID: "cli" }
+  })
+  afterAll(async () => {
+    await sim.close()
+    await db.drop()
+  })
+
+  it("explains itself with --help, for the tool and for each command", async () => {
+    const top = await runCli(["--help"])
+    expect(top.code).toBe(0)
+    for (const command of ["sync", "backfill", "migrate", "status", "simulate", "demo"]) expect(top.stdout).toContain(command)
+    const sync = await runCli(["sync", "--help"])
+    expect(sync.code).toBe(0)
+    expect(sync.stdout).toContain("--streams")
+    expect(sync.stdout).toContain("--no-push")
+  })
+
+  it("syncs, says which warehouse it uses, and reports per-stream status", async () => {
+    const run = await runCli(["sync", "--no-push"], env)
+    expect(run.stderr).not.toContain("cs_demo")
+    expect(run.code).toBe(0)
+    expect(run.stderr).toContain("(DATABASE_URL)")
+    expect(run.stdout).toMatch(/orders\s+\d+/)
+    // Not a terminal: one structured JSON log line per stream.
+    const streamLines = run.stderr.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)).filter((l) => l.annotations?.stream)
+    expect(streamLines.map((l) => l.annotations.stream).sort()).toEqual(["customers", "orders", "products", "refunds", "reports"])
+
+    const status = await runCli(["status"], env)
+    expect(status.code).toBe(0)
+    expect(status.stdout).toMatch(/orders\s+\d{4}-\d{2}-\d{2}T/)
+    expect(status.stdout).toContain("succeeded")
+  })
+
+  it("fails with one paragraph naming the cause, never showing a secret", async () => {
+    const missing = await runCli(["sync"], { ...env, STORE_API_URL: undefined } as Record<string, string>)
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toContain("STORE_API_URL")
+
+    const wrongSecret = await runCli(["sync", "--no-push"], { ...env, STORE_CONSUMER_SECRET: "cs_wrong_secret_value" })
+    expect(wrongSecret.code).toBe(1)
+    expect(wrongSecret.stderr).toContain("STORE_CONSUMER_KEY")
+    expect(wrongSecret.stderr).toContain("401")
+    expect(wrongSecret.stderr).not.toContain("cs_wrong_secret_value")
+
+    const badStream = await runCli(["sync", "--streams", "orders,coupons"], env)
+    expect(badStream.code).toBe(1)
+    expect(badStream.stderr).toContain("coupons")
+
+    const badDay = await runCli(["backfill", "--since", "2026-13-01"], env)
+    expect(badDay.code).not.toBe(0)
+    expect(badDay.stdout + badDay.stderr).toContain("YYYY-MM-DD")
+  })
+
+  it("migrate is idempotent", async () => {
+    const first = await runCli(["migrate"], env)
+    const second = await runCli(["migrate"], env)
+    expect([first.code, second.code]).toEqual([0, 0])
+    expect(second.stdout).toContain("up to date")
+  })
+})

@@ -1,0 +1,31 @@
+import { spawn } from "node:child_process"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+
+const root = path.resolve(fileURLToPath(new URL("../..", import.meta.url)))
+
+export interface CliRun {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs the real CLI (`src/bin/shopsync.ts` under tsx) as a child process, as cron would. */
+export const startCli = (args: ReadonlyArray<string>, env: Record<string, string | undefined> = {}) => {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/bin/shopsync.ts"), ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, SHOPSYNC_CONFIG: "/dev/null", ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let stdout = ""
+  let stderr = ""
+  child.stdout.on("data", (d) => (stdout += String(d)))
+  child.stderr.on("data", (d) => (stderr += String(d)))
+  const done = new Promise<CliRun>((resolve) =>
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }))
+  )
+  return { child, done }
+}
+
+export const runCli = (args: ReadonlyArray<string>, env: Record<string, string | undefined> = {}) => startCli(args, env).done
