@@ -2,7 +2,7 @@
 -- The store's report sums every currency together, so the warehouse side does too.
 -- Expected differences, explained in `note`:
 --  * the report was fetched before later changes (re-run sync with the reports stream);
---  * orders in several currencies are summed as plain numbers by the store;
+--  * orders in several currencies are summed as plain numbers by the store (a matching day says so);
 --  * the report's total_refunds counts a refunded order's whole total in any range holding one of its
 --    refunds, while per-day refunds sum each refund on its own date (seed part 2, section 2.14):
 --    when an order's refunds straddle days, only the per-day sum is a correct basis for net sales.
@@ -37,6 +37,7 @@ SELECT
     WHEN coalesce(w.gross_sales, 0) <> r.sales THEN 'sales differ: order totals changed after the report was fetched'
     WHEN r.refunds IS NOT NULL AND coalesce(w.refunds, 0) <> r.refunds THEN
       'refunds differ: per-day refunds count each refund on its own date; an order''s refunds may straddle days (seed part 2, 2.14)'
+    WHEN w.currencies > 1 THEN 'matches; both sides add several currencies as plain numbers (daily_net_sales has them apart)'
     ELSE 'matches'
   END AS note
 FROM warehouse w

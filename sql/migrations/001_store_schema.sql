@@ -256,6 +256,15 @@ CREATE TABLE sync.state (
   PRIMARY KEY (store_id, stream)
 );
 
+-- Store-local days whose figures changed since the store's report for them was last fetched. Written in
+-- the same transaction as the rows that changed them, so a run that stops early (or leaves out the
+-- reports stream) loses none of them.
+CREATE TABLE sync.report_days (
+  store_id  text NOT NULL,
+  day       date NOT NULL,
+  PRIMARY KEY (store_id, day)
+);
+
 -- One row per sync/backfill invocation.
 CREATE TABLE sync.runs (
   id           bigserial   PRIMARY KEY,

@@ -48,6 +48,7 @@ export type Customer = typeof Customer.Type
 export const Product = Schema.Struct({
   id: Id,
   type: Schema.String,
+  date_created_gmt: NaiveDateTime,
   date_modified_gmt: NaiveDateTime
 })
 export type Product = typeof Product.Type
@@ -73,19 +74,22 @@ export const SalesReport = Schema.Tuple(
   })
 )
 
-/** Decodes every document of a page, naming the first that does not fit. */
-export const decodeAll = <A, I>(schema: Schema.Schema<A, I>) => {
+/**
+ * Checks every document of a page against a schema and names the first that does not fit.
+ * Only a check: the warehouse stores the documents as the store sent them, every field included.
+ */
+export type PageCheck = (docs: ReadonlyArray<unknown>) => string | undefined
+
+export const validator = <A, I>(schema: Schema.Schema<A, I>): PageCheck => {
   const decode = Schema.decodeUnknownEither(schema)
-  return (docs: ReadonlyArray<unknown>): { ok: ReadonlyArray<A> } | { error: string } => {
-    const out: A[] = []
+  return (docs) => {
     for (const doc of docs) {
       const result = decode(doc)
       if (result._tag === "Left") {
         const id = doc && typeof doc === "object" && "id" in doc ? ` (id ${String((doc as { id: unknown }).id)})` : ""
-        return { error: `document${id}: ${ParseResult.TreeFormatter.formatErrorSync(result.left)}` }
+        return `document${id}: ${ParseResult.TreeFormatter.formatErrorSync(result.left)}`
       }
-      out.push(result.right)
     }
-    return { ok: out }
+    return undefined
   }
 }

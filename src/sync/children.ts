@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { StoreClient } from "../store/client.js"
 import { StoreDocumentInvalid } from "../store/errors.js"
+import type { PageCheck } from "../store/schemas.js"
 import { type LoadKind, loadPage, query } from "../warehouse/writer.js"
 import type { Doc } from "./walk.js"
 
@@ -15,7 +16,7 @@ export const replaceChildren = (options: {
   readonly parentId: number
   readonly path: string
   readonly kind: LoadKind
-  readonly check: (docs: ReadonlyArray<unknown>) => { ok: ReadonlyArray<unknown> } | { error: string }
+  readonly check: PageCheck
   /** `sql/queries/<name>.sql` taking (store id, parent id, ids still present). */
   readonly markMissing: string
 }) =>
@@ -25,8 +26,8 @@ export const replaceChildren = (options: {
     const docs: Doc[] = []
     for (let page = 1; ; page++) {
       const p = yield* store.list(options.path, { per_page: store.perPage, page, orderby: "id", order: "asc" })
-      const result = options.check(p.items)
-      if ("error" in result) return yield* new StoreDocumentInvalid({ url: options.path, detail: result.error })
+      const problem = options.check(p.items)
+      if (problem !== undefined) return yield* new StoreDocumentInvalid({ url: options.path, detail: problem })
       docs.push(...(p.items as ReadonlyArray<Doc>).map((d) => ({ ...d, parent_id: options.parentId })))
       if (p.items.length < store.perPage) break
     }

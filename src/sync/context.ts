@@ -21,8 +21,6 @@ export interface RunContext {
   /** Exclusive upper bound of this run (epoch second of the store's clock minus the settle time). */
   readonly upper: number
   readonly progress: ProgressSink
-  /** Store-local days whose figures this run changed, so the store's report for them is fetched again. */
-  readonly dirtyDays: Set<string>
   /** Orders loaded by this run (refunds fall back to per-order lists for these). */
   readonly changedOrders: Set<number>
   /** Registered customers seen on orders loaded by this run. */

@@ -77,7 +77,6 @@ export const runSync = (request: SyncRequest) =>
       mode: request.mode,
       upper,
       progress,
-      dirtyDays: new Set(),
       changedOrders: new Set(),
       orderCustomers: new Set()
     }

@@ -6,6 +6,5 @@ export const fromApiGmt = (value: string): number => Math.floor(Date.parse(`${va
 /** A store-local calendar day `YYYY-MM-DD` as an epoch second at UTC midnight (for day arithmetic only). */
 export const dayToSecond = (day: string): number => Math.floor(Date.parse(`${day}T00:00:00Z`) / 1000)
 
-export const secondToDay = (second: number): string => new Date(second * 1000).toISOString().slice(0, 10)
 
 export const DAY = 86_400

@@ -3,6 +3,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import { StoreClient, type QueryParams } from "../store/client.js"
 import { type StoreError, StoreDocumentInvalid } from "../store/errors.js"
+import type { PageCheck } from "../store/schemas.js"
 import { type Cursor, type LoadKind, loadPage } from "../warehouse/writer.js"
 import { fromApiGmt, toApiGmt } from "./time.js"
 
@@ -16,7 +17,7 @@ export interface WalkSpec {
   readonly field: "modified" | "created"
   readonly kind: LoadKind
   /** Validates a page (Schema) before anything is written. */
-  readonly check: (docs: ReadonlyArray<unknown>) => { ok: ReadonlyArray<unknown> } | { error: string }
+  readonly check: PageCheck
   /** Adds what the warehouse needs and the endpoint leaves out (a parent id, say). */
   readonly prepare?: (docs: ReadonlyArray<Doc>) => ReadonlyArray<Doc>
 }
@@ -58,9 +59,9 @@ export const walk = (spec: WalkSpec, run: WalkRun): Effect.Effect<number, StoreE
     let loaded = 0
 
     const checked = (docs: ReadonlyArray<unknown>, path: string) => {
-      const result = spec.check(docs)
-      if ("error" in result) return Effect.fail(new StoreDocumentInvalid({ url: path, detail: result.error }))
-      const typed = result.ok as ReadonlyArray<Doc>
+      const problem = spec.check(docs)
+      if (problem !== undefined) return Effect.fail(new StoreDocumentInvalid({ url: path, detail: problem }))
+      const typed = docs as ReadonlyArray<Doc>
       return Effect.succeed(spec.prepare ? spec.prepare(typed) : typed)
     }
     const save = (docs: ReadonlyArray<Doc>, next: Cursor | null, total: number) =>

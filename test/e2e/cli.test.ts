@@ -47,7 +47,7 @@ describe("the shopsync command line", () => {
   })
 
   it("fails with one paragraph naming the cause, never showing a secret", async () => {
-    const missing = await runCli(["sync"], { ...env, STORE_API_URL: undefined } as Record<string, string>)
+    const missing = await runCli(["sync"], { ...env, STORE_API_URL: undefined })
     expect(missing.code).toBe(1)
     expect(missing.stderr).toContain("STORE_API_URL")
 

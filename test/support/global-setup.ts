@@ -1,3 +1,4 @@
+import * as fs from "node:fs"
 import * as net from "node:net"
 import { Effect, Exit, Scope } from "effect"
 import type { TestProject } from "vitest/node"
@@ -13,15 +14,20 @@ const freePort = () =>
     server.on("error", reject)
   })
 
-/** One embedded PostgreSQL for the whole test run (its own data directory); files create their own databases. */
+/**
+ * One embedded PostgreSQL for the whole test run, in a data directory of its own (so concurrent runs
+ * never share a server), removed afterwards; test files create their own databases on it.
+ */
 export default async function setup(project: TestProject) {
   const scope = Effect.runSync(Scope.make())
+  const dataDir = defaultDataDir(`test-postgres-${process.pid}`)
   const server = await Effect.runPromise(
-    embeddedPostgres({ dataDir: defaultDataDir("test-postgres"), port: await freePort() }).pipe(Scope.extend(scope))
+    embeddedPostgres({ dataDir, port: await freePort() }).pipe(Scope.extend(scope))
   )
   project.provide("pgAdminUrl", `postgres://${server.user}:${server.password}@127.0.0.1:${server.port}/postgres`)
   return async () => {
     await Effect.runPromise(Scope.close(scope, Exit.void))
+    fs.rmSync(dataDir, { recursive: true, force: true })
   }
 }
 

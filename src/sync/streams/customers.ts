@@ -1,21 +1,21 @@
 import { Effect } from "effect"
 import { StoreClient } from "../../store/client.js"
 import { StoreDocumentInvalid } from "../../store/errors.js"
-import { Customer, decodeAll } from "../../store/schemas.js"
+import { Customer, validator } from "../../store/schemas.js"
 import { idsOf, loadPage, query, readState, saveCursor } from "../../warehouse/writer.js"
 import type { RunContext } from "../context.js"
 import { existsOrNotFound } from "./orders.js"
 
-const check = decodeAll(Customer)
+const check = validator(Customer)
 const PATH = "/customers"
 
 const loadChecked = (ctx: RunContext, items: ReadonlyArray<unknown>, total: number) =>
   Effect.gen(function*() {
-    const result = check(items)
-    if ("error" in result) return yield* new StoreDocumentInvalid({ url: PATH, detail: result.error })
+    const problem = check(items)
+    if (problem !== undefined) return yield* new StoreDocumentInvalid({ url: PATH, detail: problem })
     yield* loadPage("customers", ctx.storeId, items)
     yield* ctx.progress.page("customers", items.length, total)
-    return result.ok.map((c) => c.id)
+    return (items as ReadonlyArray<Customer>).map((c) => c.id)
   })
 
 /**

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { StoreClient } from "../../store/client.js"
 import { StoreRequestFailed } from "../../store/errors.js"
-import { decodeAll, Order } from "../../store/schemas.js"
-import { query, readState } from "../../warehouse/writer.js"
+import { validator, Order } from "../../store/schemas.js"
+import { readState } from "../../warehouse/writer.js"
 import type { RunContext } from "../context.js"
 import { type DeletionSpec, findDeleted } from "../deletions.js"
 import { type Doc, walk, type WalkSpec } from "../walk.js"
@@ -36,14 +36,13 @@ export const syncOrders = (ctx: RunContext) =>
       Effect.sync(() => {
         for (const d of docs) {
           ctx.changedOrders.add(d.id)
-          ctx.dirtyDays.add(String(d.date_created).slice(0, 10))
           const customer = Number(d.customer_id)
           if (customer > 0) ctx.orderCustomers.add(customer)
         }
       }).pipe(Effect.zipRight(ctx.progress.page("orders", docs.length, page.total)))
     let rows = 0
     for (const listing of LISTINGS) {
-      const spec: WalkSpec = { path: "/orders", params: listing.params, field: "modified", kind: "orders", check: decodeAll(Order) }
+      const spec: WalkSpec = { path: "/orders", params: listing.params, field: "modified", kind: "orders", check: validator(Order) }
       if (ctx.mode.kind === "backfill") {
         const window = createdWindow(ctx.mode, ctx.upper)
         rows += yield* walk({ ...spec, field: "created" }, { storeId: ctx.storeId, stream: null, lower: window.lower, upper: window.upper, onPage })
@@ -53,10 +52,6 @@ export const syncOrders = (ctx: RunContext) =>
       }
     }
     const deleted = yield* findDeleted(deletionSpec, ctx.storeId, ctx.upper)
-    if (deleted.length > 0) {
-      const days = yield* query<{ day: string }>("days_of_deleted", [ctx.storeId, deleted, []])
-      for (const d of days) ctx.dirtyDays.add(d.day)
-      yield* Effect.logInfo(`orders: ${deleted.length} deleted in the store, marked deleted`)
-    }
+    if (deleted.length > 0) yield* Effect.logInfo(`orders: ${deleted.length} deleted in the store, marked deleted`)
     return { rows, deleted: deleted.length }
   })

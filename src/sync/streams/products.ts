@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { decodeAll, Product, Variation } from "../../store/schemas.js"
+import { validator, Product, Variation } from "../../store/schemas.js"
 import { readState } from "../../warehouse/writer.js"
 import { replaceChildren } from "../children.js"
 import type { RunContext } from "../context.js"
@@ -23,7 +23,7 @@ export const syncProducts = (ctx: RunContext) =>
       }).pipe(Effect.zipRight(ctx.progress.page("products", docs.length, page.total)))
     let rows = 0
     for (const listing of LISTINGS) {
-      const spec: WalkSpec = { path: "/products", params: listing.params, field: "modified", kind: "products", check: decodeAll(Product) }
+      const spec: WalkSpec = { path: "/products", params: listing.params, field: "modified", kind: "products", check: validator(Product) }
       if (ctx.mode.kind === "backfill") {
         rows += yield* walk({ ...spec, field: "created" }, { storeId: ctx.storeId, stream: null, ...createdWindow(ctx.mode, ctx.upper), onPage })
       } else {
@@ -46,6 +46,6 @@ const syncVariations = (storeId: string, productId: number) =>
     parentId: productId,
     path: `/products/${productId}/variations`,
     kind: "variations",
-    check: decodeAll(Variation),
+    check: validator(Variation),
     markMissing: "variations_of_product_mark_deleted"
   }).pipe(Effect.map((docs) => docs.length))

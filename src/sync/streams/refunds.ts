@@ -1,14 +1,14 @@
 import { Effect } from "effect"
 import { StoreRequestFailed } from "../../store/errors.js"
-import { decodeAll, Refund } from "../../store/schemas.js"
-import { query, readState } from "../../warehouse/writer.js"
+import { validator, Refund } from "../../store/schemas.js"
+import { readState } from "../../warehouse/writer.js"
 import { replaceChildren } from "../children.js"
 import type { RunContext } from "../context.js"
 import { findDeleted } from "../deletions.js"
 import { type Doc, walk, type WalkSpec } from "../walk.js"
 import { createdWindow } from "./window.js"
 
-const spec: WalkSpec = { path: "/refunds", params: {}, field: "created", kind: "refunds", check: decodeAll(Refund) }
+const spec: WalkSpec = { path: "/refunds", params: {}, field: "created", kind: "refunds", check: validator(Refund) }
 
 const isNoRoute = (e: unknown): e is StoreRequestFailed => e instanceof StoreRequestFailed && e.status === 404
 
@@ -19,21 +19,18 @@ const isNoRoute = (e: unknown): e is StoreRequestFailed => e instanceof StoreReq
  */
 export const syncRefunds = (ctx: RunContext) =>
   Effect.gen(function*() {
-    const trackDays = (docs: ReadonlyArray<Doc>, page: { total: number }) =>
-      Effect.sync(() => {
-        for (const d of docs) ctx.dirtyDays.add(String(d.date_created).slice(0, 10))
-      }).pipe(Effect.zipRight(ctx.progress.page("refunds", docs.length, page.total)))
+    const onPage = (docs: ReadonlyArray<Doc>, page: { total: number }) => ctx.progress.page("refunds", docs.length, page.total)
 
     const storeWide = ctx.mode.kind === "backfill"
-      ? walk(spec, { storeId: ctx.storeId, stream: null, ...createdWindow(ctx.mode, ctx.upper), onPage: trackDays })
+      ? walk(spec, { storeId: ctx.storeId, stream: null, ...createdWindow(ctx.mode, ctx.upper), onPage: onPage })
       : Effect.flatMap(readState(ctx.storeId, "refunds"), (state) =>
-        walk(spec, { storeId: ctx.storeId, stream: "refunds", lower: state.cursor, upper: ctx.upper, onPage: trackDays }))
+        walk(spec, { storeId: ctx.storeId, stream: "refunds", lower: state.cursor, upper: ctx.upper, onPage: onPage }))
 
     const rows = yield* storeWide.pipe(
       Effect.map((n) => ({ rows: n, storeWide: true })),
       Effect.catchIf(isNoRoute, () =>
         Effect.logInfo("refunds: this store has no store-wide /refunds endpoint; reading refunds per changed order").pipe(
-          Effect.zipRight(perOrder(ctx, trackDays)),
+          Effect.zipRight(perOrder(ctx, onPage)),
           Effect.map((n) => ({ rows: n, storeWide: false }))
         ))
     )
@@ -45,11 +42,7 @@ export const syncRefunds = (ctx: RunContext) =>
       ctx.storeId,
       ctx.upper
     )
-    if (deleted.length > 0) {
-      const days = yield* query<{ day: string }>("days_of_deleted", [ctx.storeId, [], deleted])
-      for (const d of days) ctx.dirtyDays.add(d.day)
-      yield* Effect.logInfo(`refunds: ${deleted.length} deleted in the store, marked deleted`)
-    }
+    if (deleted.length > 0) yield* Effect.logInfo(`refunds: ${deleted.length} deleted in the store, marked deleted`)
     return { rows: rows.rows, deleted: deleted.length }
   })
 
@@ -62,7 +55,7 @@ const perOrder = (ctx: RunContext, onPage: (docs: ReadonlyArray<Doc>, page: { to
         parentId: orderId,
         path: `/orders/${orderId}/refunds`,
         kind: "refunds",
-        check: decodeAll(Refund),
+        check: validator(Refund),
         markMissing: "refunds_of_order_mark_deleted"
       })
       yield* onPage(docs, { total: ctx.changedOrders.size })

@@ -1,1 +1,0 @@
-SELECT min(created_day)::text AS first, max(created_day)::text AS last FROM store.orders WHERE store_id = $1
