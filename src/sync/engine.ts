@@ -2,6 +2,7 @@ import type { SqlClient } from "@effect/sql"
 import { Context, Data, Effect, Either } from "effect"
 import { StoreClient } from "../store/client.js"
 import { migrate } from "../warehouse/migrate.js"
+import { sqlErrorText } from "../warehouse/sql-error.js"
 import { query } from "../warehouse/writer.js"
 import { type ProgressSink, type RunContext, type RunMode, STREAMS, type StreamName } from "./context.js"
 import { acquireRunLock } from "./lock.js"
@@ -116,5 +117,7 @@ export const runSync = (request: SyncRequest) =>
     return { runId, streams: ordered, requests, seconds: (Date.now() - started) / 1000 } satisfies RunSummary
   }).pipe(Effect.scoped)
 
+/** A stream's failure in one line; a warehouse error carries PostgreSQL's own message, not just "failed to execute". */
 const errorText = (e: unknown): string =>
-  e instanceof Error ? e.message : typeof e === "object" && e !== null && "message" in e ? String((e as { message: unknown }).message) : String(e)
+  sqlErrorText(e) ??
+    (e instanceof Error ? e.message : typeof e === "object" && e !== null && "message" in e ? String((e as { message: unknown }).message) : String(e))
