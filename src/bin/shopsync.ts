@@ -4,7 +4,9 @@ import { Effect, Layer, Logger, LogLevel } from "effect"
 import { backfillCommand } from "../cli/backfill-command.js"
 import { demoCommand } from "../cli/demo-command.js"
 import { reportFailure } from "../cli/errors.js"
+import { marketingHooksCommand } from "../cli/marketing-hooks-command.js"
 import { migrateCommand } from "../cli/migrate-command.js"
+import { pushCommand } from "../cli/push-command.js"
 import { simulateCommand } from "../cli/simulate-command.js"
 import { statusCommand } from "../cli/status-command.js"
 import { syncCommand } from "../cli/sync-command.js"
@@ -14,9 +16,19 @@ const shopsync = Command.make("shopsync").pipe(
   Command.withDescription(
     "Syncs a commerce store API into a PostgreSQL warehouse (embedded unless DATABASE_URL is set) and keeps " +
       "analytics.daily_net_sales current. Configuration: STORE_API_URL, STORE_CONSUMER_KEY, STORE_CONSUMER_SECRET, " +
-      "STORE_ID, DATABASE_URL, from the environment or SHOPSYNC_CONFIG (default ./shopsync.env)."
+      "STORE_ID, DATABASE_URL, and for the contact push MARKETING_BASE_URL, MARKETING_CLIENT_ID, MARKETING_CLIENT_SECRET, " +
+      "from the environment or SHOPSYNC_CONFIG (default ./shopsync.env)."
   ),
-  Command.withSubcommands([syncCommand, backfillCommand, migrateCommand, statusCommand, simulateCommand, demoCommand])
+  Command.withSubcommands([
+    syncCommand,
+    backfillCommand,
+    pushCommand,
+    migrateCommand,
+    statusCommand,
+    marketingHooksCommand,
+    simulateCommand,
+    demoCommand
+  ])
 )
 
 const cli = Command.run(shopsync, { name: "shopsync", version: "0.1.0" })

@@ -1,6 +1,7 @@
 import { Command, Options } from "@effect/cli"
 import { NodeHttpClient } from "@effect/platform-node"
 import { Effect, Layer, Redacted } from "effect"
+import { startMarketingSimulator } from "../simulator/marketing/index.js"
 import { dailyNetSales } from "../simulator/store/reference.js"
 import { startStoreSimulator } from "../simulator/store/index.js"
 import { StoreClientLive } from "../store/client.js"
@@ -9,6 +10,7 @@ import { STREAMS } from "../sync/context.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { query } from "../warehouse/writer.js"
 import { ProgressLive } from "./progress.js"
+import { reportPush, runPush } from "./push-command.js"
 import { printSummary } from "./summary.js"
 import { formatTable } from "./table.js"
 
@@ -52,9 +54,39 @@ export const demoCommand = Command.make("demo", { orders, seed }, (o) =>
         : `\nDIFFERS from the simulator's own computation (${expected.length} expected rows, ${actual.length} in the warehouse)\n`
     )
     if (!same) return yield* Effect.fail(new Error("the warehouse's daily net sales differ from the simulator's own computation"))
+
+    // The contact push, against a marketing simulator that starts empty (so the demo store's outbox does too).
+    const marketing = yield* Effect.acquireRelease(
+      Effect.promise(() => startMarketingSimulator()),
+      (m) => Effect.promise(() => m.close())
+    )
+    yield* Effect.logInfo(`demo: marketing simulator at ${marketing.baseUrl}`)
+    yield* query("marketing_demo_reset", [STORE_ID]).pipe(Effect.catchAll(() => Effect.void))
+    const pushed = yield* runPush({
+      baseUrl: marketing.baseUrl,
+      clientId: Redacted.make("mk_demo"),
+      clientSecret: Redacted.make("mk_secret"),
+      batchSize: 200,
+      concurrency: 2,
+      maxAttempts: 5,
+      requestTimeoutMs: 30_000,
+      tokenMarginSeconds: 60
+    }, STORE_ID)
+    process.stdout.write("\n")
+    yield* reportPush(pushed)
+    const contacts = marketing.state.listContacts().length
+    const expectedContacts = pushed.derived - pushed.outbox.quarantined
+    process.stdout.write(
+      `marketing simulator: ${contacts} contacts (${pushed.created} created, ${pushed.updated} updated, ${pushed.unchanged} unchanged) ` +
+        `from ${pushed.requests} requests and ${pushed.tokenRequests} token request(s)\n`
+    )
+    if (contacts !== expectedContacts) {
+      return yield* Effect.fail(new Error(`the marketing simulator holds ${contacts} contacts, the warehouse derives ${expectedContacts}`))
+    }
   }).pipe(Effect.scoped, Effect.provide(DatabaseLive))).pipe(
     Command.withDescription(
       "Starts the store simulator and the warehouse (embedded PostgreSQL unless DATABASE_URL is set), runs a full sync " +
-        "into store id \"demo\" and prints analytics.daily_net_sales, checked against the simulator's own computation."
+        "into store id \"demo\" and prints analytics.daily_net_sales, checked against the simulator's own computation; then pushes " +
+        "the derived contacts to a marketing simulator and prints how many were created, updated and unchanged."
     )
   )

@@ -1,5 +1,6 @@
 import { Command, Options } from "@effect/cli"
 import { Effect, Option } from "effect"
+import { parseMarketingFaultSpec, startMarketingSimulator } from "../simulator/marketing/index.js"
 import { parseFaultSpec, startStoreSimulator } from "../simulator/store/index.js"
 
 const port = Options.integer("port").pipe(Options.withDescription("port to listen on (default: a free one)"), Options.optional)
@@ -47,7 +48,45 @@ const storeCommand = Command.make(
     })
 ).pipe(Command.withDescription("Serves a generated store over the store API (root ending in /v3, HTTP Basic ck_demo/cs_demo) until interrupted."))
 
+const clientId = Options.text("client-id").pipe(Options.withDescription("OAuth client id"), Options.withDefault("mk_demo"))
+const clientSecret = Options.text("client-secret").pipe(Options.withDescription("OAuth client secret"), Options.withDefault("mk_secret"))
+const expiresIn = Options.integer("expires-in").pipe(Options.withDescription("access token lifetime in seconds"), Options.withDefault(3600))
+const basicAuth = Options.boolean("basic-auth").pipe(Options.withDescription("accept HTTP Basic (admin/admin) on the API, off by default as in the service"))
+const hooksListShape = Options.choice("hooks-list-shape", ["map", "array"]).pipe(
+  Options.withDescription("GET /api/hooks answer: a map keyed by id (the seed) or an array (the real service)"),
+  Options.withDefault("map")
+)
+const rateLimit = Options.integer("rate-limit").pipe(Options.withDescription("API calls allowed per hour (default: no limit)"), Options.optional)
+const marketingFaults = Options.text("faults").pipe(
+  Options.withDescription('fault injection, e.g. "429:0.05,503;times=2;path=/api/contacts,revoke;after=10" (kinds: 429 500 502 503 drop latency revoke)'),
+  Options.optional
+)
+
+const marketingCommand = Command.make(
+  "marketing",
+  { port, clientId, clientSecret, expiresIn, basicAuth, hooksListShape, rateLimit, faults: marketingFaults },
+  (o) =>
+    Effect.gen(function*() {
+      const sim = yield* Effect.promise(() =>
+        startMarketingSimulator({
+          ...(Option.isSome(o.port) ? { port: o.port.value } : {}),
+          clients: [{ clientId: o.clientId, clientSecret: o.clientSecret, redirectUris: ["http://127.0.0.1/callback"] }],
+          accessTokenTtlSeconds: o.expiresIn,
+          basicAuth: o.basicAuth,
+          hooksListShape: o.hooksListShape,
+          ...(Option.isSome(o.rateLimit) ? { rateLimitPerHour: o.rateLimit.value } : {}),
+          faults: Option.isSome(o.faults) ? parseMarketingFaultSpec(o.faults.value) : []
+        })
+      )
+      process.stdout.write(
+        `marketing simulator listening\n  MARKETING_BASE_URL=${sim.baseUrl}\n  MARKETING_CLIENT_ID=${o.clientId}\n  MARKETING_CLIENT_SECRET=${o.clientSecret}\n` +
+          `(API under /api, OAuth under /oauth/v2, tokens valid ${o.expiresIn} s; Ctrl-C to stop)\n`
+      )
+      yield* serveUntilInterrupted(() => sim.close())
+    })
+).pipe(Command.withDescription("Serves a marketing-automation service (OAuth 2.0, contacts, fields, webhooks) in memory until interrupted."))
+
 export const simulateCommand = Command.make("simulate").pipe(
   Command.withDescription("Runs a simulator of a remote service for tests, demos and benchmarks."),
-  Command.withSubcommands([storeCommand])
+  Command.withSubcommands([storeCommand, marketingCommand])
 )

@@ -19,6 +19,13 @@ export const statusCommand = Command.make("status", {}, () =>
     if (runs.length > 0) {
       process.stdout.write(`\nrecent runs\n${formatTable(runs, ["run", "command", "status", "started", "seconds", "rows", "requests", "error"])}\n`)
     }
+    const [outbox] = yield* query("marketing_status", [storeId])
+    const problems = yield* query("marketing_problems", [storeId])
+    process.stdout.write(`\nmarketing outbox\n${formatTable(outbox ? [outbox] : [], ["pending", "sent", "failed", "quarantined", "oldest_pending_age"])}\n`)
+    if (problems.length > 0) {
+      process.stdout.write(`\nquarantined and failed contacts\n${formatTable(problems, ["status", "reason", "contacts", "examples"])}\n`)
+    }
   }).pipe(Effect.provide(DatabaseLive))).pipe(
-    Command.withDescription("Shows, per stream, its cursor, how far it lags the present, rows loaded, the last run and the last error; then the recent runs.")
+    Command.withDescription("Shows, per stream, its cursor, how far it lags the present, rows loaded, the last run and the last error; then the recent runs, " +
+      "and the marketing outbox: pending, sent, failed and quarantined contacts, the oldest pending one's age, and why contacts are quarantined or failed.")
   )

@@ -1,8 +1,12 @@
 import { Command, Options } from "@effect/cli"
 import { Config, Effect, Option } from "effect"
-import { storeSettingsConfig } from "../config/settings.js"
+import { storeIdConfig, storeSettingsConfig } from "../config/settings.js"
+import { marketingSettingsOption } from "../marketing/config.js"
+import { enqueueContacts } from "../marketing/push.js"
+import { DatabaseLive } from "../warehouse/database.js"
 import { runSync } from "../sync/engine.js"
 import { syncLayer } from "./layers.js"
+import { reportPush, runPush } from "./push-command.js"
 import { parseStreams, streamsOption } from "./streams-option.js"
 import { printSummary } from "./summary.js"
 
@@ -15,16 +19,24 @@ const noPushOption = Options.boolean("no-push").pipe(
 
 export const customersFullScanHours = Config.number("SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS").pipe(Config.withDefault(0))
 
-/** The marketing push (a later feature) needs its three variables; without them it is skipped, said once. */
+/**
+ * After a sync: enqueue the contacts whose state changed and (unless --no-push) send them. Without the
+ * three marketing variables this is skipped, said once.
+ */
 const marketingPush = (noPush: boolean) =>
   Effect.gen(function*() {
-    if (noPush) return
-    const url = yield* Config.option(Config.string("MARKETING_BASE_URL"))
-    if (Option.isNone(url)) {
-      yield* Effect.logInfo("marketing push skipped: MARKETING_BASE_URL, MARKETING_CLIENT_ID and MARKETING_CLIENT_SECRET are not set")
-    } else {
-      yield* Effect.logWarning("marketing push skipped: this version of shopsync does not push contacts yet")
+    const settings = yield* marketingSettingsOption
+    if (Option.isNone(settings)) {
+      if (!noPush) yield* Effect.logInfo("marketing push skipped: MARKETING_BASE_URL, MARKETING_CLIENT_ID and MARKETING_CLIENT_SECRET are not set")
+      return
     }
+    const storeId = yield* storeIdConfig
+    if (noPush) {
+      const queued = yield* enqueueContacts(storeId).pipe(Effect.provide(DatabaseLive))
+      process.stdout.write(`marketing: ${queued.enqueued} contact(s) enqueued, ${queued.quarantined} quarantined; \`shopsync push\` sends them\n`)
+      return
+    }
+    yield* reportPush(yield* runPush(settings.value, storeId).pipe(Effect.provide(DatabaseLive)))
   })
 
 export const syncCommand = Command.make(

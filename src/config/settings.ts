@@ -42,3 +42,44 @@ export const storeSettingsConfig: Config.Config<StoreSettings> = Config.all({
 export const databaseUrlConfig: Config.Config<Option.Option<Redacted.Redacted<string>>> = Config.option(
   Config.redacted("DATABASE_URL")
 )
+
+/** Where and how to reach the marketing service (contact push); see src/marketing/config.ts for "not configured". */
+export interface MarketingSettings {
+  /** The service's root (the API is under /api, OAuth under /oauth/v2), without a trailing slash. */
+  readonly baseUrl: string
+  readonly clientId: Redacted.Redacted<string>
+  readonly clientSecret: Redacted.Redacted<string>
+  /** Contacts per POST /api/contacts/batch/new; the service refuses more than its api_batch_max_limit (200). */
+  readonly batchSize: number
+  /** Batches in flight at once (they share one access token). */
+  readonly concurrency: number
+  readonly maxAttempts: number
+  readonly requestTimeoutMs: number
+  /** A token is replaced this long before its expires_in runs out, so no request carries a token about to expire. */
+  readonly tokenMarginSeconds: number
+}
+
+const marketingBaseUrl = Config.string("MARKETING_BASE_URL").pipe(
+  Config.map((s) => s.trim().replace(/\/+$/, "")),
+  Config.validate({
+    message: "MARKETING_BASE_URL must be the marketing service's root URL (for example https://marketing.example.com), without /api or /oauth/v2",
+    validation: (s) => /^https?:\/\/[^\s/]+(\/\S*)?$/.test(s) && !/\/(api|oauth(\/v2)?)$/.test(s)
+  })
+)
+
+const between = (name: string, fallback: number, min: number, max: number) =>
+  Config.integer(name).pipe(
+    Config.withDefault(fallback),
+    Config.validate({ message: `${name} must be a whole number from ${min} to ${max}`, validation: (n) => n >= min && n <= max })
+  )
+
+export const marketingSettingsConfig: Config.Config<MarketingSettings> = Config.all({
+  baseUrl: marketingBaseUrl,
+  clientId: Config.redacted("MARKETING_CLIENT_ID"),
+  clientSecret: Config.redacted("MARKETING_CLIENT_SECRET"),
+  batchSize: between("MARKETING_BATCH_SIZE", 200, 1, 200),
+  concurrency: between("MARKETING_CONCURRENCY", 2, 1, 8),
+  maxAttempts: between("MARKETING_MAX_ATTEMPTS", 6, 1, 20),
+  requestTimeoutMs: between("MARKETING_REQUEST_TIMEOUT_MS", 60_000, 1_000, 600_000),
+  tokenMarginSeconds: between("MARKETING_TOKEN_MARGIN_SECONDS", 60, 0, 3600)
+})

@@ -1,0 +1,98 @@
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { Clock, Context, Effect, Either, Layer, Option, Redacted, Ref, SynchronizedRef } from "effect"
+import type { MarketingSettings } from "../config/settings.js"
+import { type MarketingError, MarketingAuthFailed, MarketingRequestFailed, MarketingResponseInvalid, MarketingUnreachable } from "./errors.js"
+import { isTransientStatus, marketingRetryPolicy, NoAnswer, Retry, type RetryPolicy, sendOnce, serverWaitMs, serviceMessage, withRetries } from "./http.js"
+import { decode, TokenAnswer } from "./schemas.js"
+
+/**
+ * The client-credentials access token, shared by every request of the process. It is fetched on first
+ * use, replaced `tokenMarginSeconds` before its expires_in runs out, and dropped when the API rejects
+ * it. Concurrent callers wait for one fetch; a failed fetch leaves nothing cached.
+ */
+export class TokenService extends Context.Tag("shopsync/MarketingTokens")<TokenService, {
+  readonly get: Effect.Effect<Redacted.Redacted<string>, MarketingError>
+  /** Forgets `rejected` if it is still the cached token (another caller may already have replaced it). */
+  readonly invalidate: (rejected: Redacted.Redacted<string>) => Effect.Effect<void>
+  /** Requests sent to the token endpoint (retries included). */
+  readonly requestCount: Effect.Effect<number>
+}>() {}
+
+interface Cached {
+  readonly token: Redacted.Redacted<string>
+  /** Epoch ms after which the token is replaced before use. */
+  readonly renewAt: number
+}
+
+/** When to renew: the margin before expiry, or half-way through a lifetime shorter than twice the margin. */
+export const renewAfterMs = (expiresInSeconds: number, marginSeconds: number): number => {
+  const lifetime = Math.max(0, expiresInSeconds) * 1000
+  const margin = marginSeconds * 1000
+  return lifetime > 2 * margin ? lifetime - margin : lifetime / 2
+}
+
+export const makeTokenService = (settings: MarketingSettings, policy: RetryPolicy) =>
+  Effect.gen(function*() {
+    const http = yield* HttpClient.HttpClient
+    const cache = yield* SynchronizedRef.make(Option.none<Cached>())
+    const requests = yield* Ref.make(0)
+    const url = `${settings.baseUrl}/oauth/v2/token`
+    const label = `POST ${url}`
+
+    // Secrets go in the form body, never the URL (URLs end up in logs).
+    const request = HttpClientRequest.post(url).pipe(
+      HttpClientRequest.bodyUrlParams({
+        grant_type: "client_credentials",
+        client_id: Redacted.value(settings.clientId),
+        client_secret: Redacted.value(settings.clientSecret)
+      }),
+      HttpClientRequest.acceptJson
+    )
+
+    const attempt = Effect.gen(function*() {
+      yield* Ref.update(requests, (n) => n + 1)
+      const answer = yield* sendOnce(http, request, policy.timeoutMs).pipe(
+        Effect.catchIf((e): e is NoAnswer => e instanceof NoAnswer, (e) =>
+          Effect.fail(new Retry(e.reason, 0, (attempts) => new MarketingUnreachable({ method: "POST", url, reason: e.reason, attempts }))))
+      )
+      const said = serviceMessage(answer)
+      if (isTransientStatus(answer.status)) {
+        return yield* Effect.fail(new Retry(`${answer.status}`, serverWaitMs(answer, Date.now(), policy), (attempts) =>
+          new MarketingRequestFailed({ method: "POST", url, status: answer.status, serviceMessage: said, attempts, transient: true })))
+      }
+      // The token endpoint answers 400 (invalid_client) or 401 to wrong credentials.
+      if (answer.status === 400 || answer.status === 401 || answer.status === 403) {
+        return yield* new MarketingAuthFailed({ url, status: answer.status, serviceMessage: said, stage: "token" })
+      }
+      if (answer.status !== 200) {
+        return yield* new MarketingRequestFailed({ method: "POST", url, status: answer.status, serviceMessage: said, attempts: 1, transient: false })
+      }
+      const decoded = decode(TokenAnswer, answer.body)
+      if (Either.isLeft(decoded)) return yield* new MarketingResponseInvalid({ url, detail: `token answer: ${decoded.left}` })
+      return decoded.right
+    })
+
+    const fetchToken = withRetries(policy, label, attempt)
+
+    const get = SynchronizedRef.modifyEffect(cache, (current) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        if (Option.isSome(current) && now < current.value.renewAt) return [current.value.token, current] as const
+        // A failure here leaves the cache as it was: the next caller tries again.
+        const answer = yield* fetchToken
+        const token = Redacted.make(answer.access_token)
+        yield* Effect.logDebug(`marketing: new access token, expires in ${answer.expires_in} s`)
+        return [token, Option.some({ token, renewAt: now + renewAfterMs(answer.expires_in, settings.tokenMarginSeconds) })] as const
+      })
+    )
+
+    const invalidate = (rejected: Redacted.Redacted<string>) =>
+      SynchronizedRef.update(cache, (current) =>
+        Option.isSome(current) && Redacted.value(current.value.token) === Redacted.value(rejected) ? Option.none() : current
+      )
+
+    return TokenService.of({ get, invalidate, requestCount: Ref.get(requests) })
+  })
+
+export const TokenServiceLive = (settings: MarketingSettings, policy: RetryPolicy = marketingRetryPolicy(settings)) =>
+  Layer.effect(TokenService, makeTokenService(settings, policy))
