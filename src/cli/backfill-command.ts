@@ -2,6 +2,7 @@ import { Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { Effect } from "effect"
 import { storeSettingsConfig } from "../config/settings.js"
 import { runSync } from "../sync/engine.js"
+import { DatabaseLive } from "../warehouse/database.js"
 import { customersFullScanHours } from "./sync-command.js"
 import { syncLayer } from "./layers.js"
 import { parseStreams, streamsOption } from "./streams-option.js"
@@ -39,7 +40,7 @@ export const backfillCommand = Command.make(
         customersFullScanHours: yield* customersFullScanHours
       }).pipe(Effect.provide(syncLayer(settings)))
       if (summary !== undefined) yield* printSummary(summary)
-    })
+    }).pipe(Effect.provide(DatabaseLive))
 ).pipe(
   Command.withDescription(
     "Re-reads everything created between --since and --until (store-local days) and loads it, without moving " +

@@ -2,13 +2,8 @@ import { NodeHttpClient } from "@effect/platform-node"
 import { Layer } from "effect"
 import type { StoreSettings } from "../config/settings.js"
 import { StoreClientLive } from "../store/client.js"
-import { DatabaseLive } from "../warehouse/database.js"
 import { ProgressLive } from "./progress.js"
 
-/** Everything a sync needs: the store client over undici, the warehouse, progress display. */
+/** What a sync needs besides the warehouse (provided once per command): the store client over undici, progress display. */
 export const syncLayer = (settings: StoreSettings) =>
-  Layer.mergeAll(
-    StoreClientLive(settings).pipe(Layer.provide(NodeHttpClient.layerUndici)),
-    DatabaseLive,
-    ProgressLive(settings.perPage)
-  )
+  Layer.mergeAll(StoreClientLive(settings).pipe(Layer.provide(NodeHttpClient.layerUndici)), ProgressLive(settings.perPage))

@@ -32,11 +32,11 @@ const marketingPush = (noPush: boolean) =>
     }
     const storeId = yield* storeIdConfig
     if (noPush) {
-      const queued = yield* enqueueContacts(storeId).pipe(Effect.provide(DatabaseLive))
+      const queued = yield* enqueueContacts(storeId)
       process.stdout.write(`marketing: ${queued.enqueued} contact(s) enqueued, ${queued.quarantined} quarantined; \`shopsync push\` sends them\n`)
       return
     }
-    yield* reportPush(yield* runPush(settings.value, storeId).pipe(Effect.provide(DatabaseLive)))
+    yield* reportPush(yield* runPush(settings.value, storeId))
   })
 
 export const syncCommand = Command.make(
@@ -56,7 +56,7 @@ export const syncCommand = Command.make(
       }
       yield* printSummary(summary)
       yield* marketingPush(noPush)
-    })
+    }).pipe(Effect.provide(DatabaseLive))
 ).pipe(
   Command.withDescription(
     "Incremental sync: pages each stream from its cursor (modified_after, dates_are_gmt) up to the store's clock " +
