@@ -21,7 +21,7 @@ export const parseEnvFile = (text: string): Map<string, string> => {
   return entries
 }
 
-export const configFilePath = (): string | undefined => {
+const configFilePath = (): string | undefined => {
   const explicit = process.env.SHOPSYNC_CONFIG
   if (explicit) return explicit
   return fs.existsSync("shopsync.env") ? "shopsync.env" : undefined

@@ -19,7 +19,7 @@ export const pgLayer = (url: Redacted.Redacted<string>) =>
   PgClient.layer({ url, types, maxConnections: 6, applicationName: "shopsync" })
 
 /** Which warehouse a command uses, for the one line that says so. */
-export const describeDatabase = (url: Redacted.Redacted<string>): string => {
+const describeDatabase = (url: Redacted.Redacted<string>): string => {
   const u = new URL(Redacted.value(url))
   return `${u.hostname}:${u.port || 5432}${u.pathname}`
 }
@@ -37,7 +37,7 @@ const ensureDatabase = (server: { port: number; user: string; password: string }
   })
 
 /** The embedded server's URL for `database`, started for the scope's lifetime. */
-export const embeddedDatabaseUrl = (database: string) =>
+const embeddedDatabaseUrl = (database: string) =>
   Effect.gen(function*() {
     const port = yield* Config.integer("SHOPSYNC_PG_PORT").pipe(Config.withDefault(54329))
     const server = yield* embeddedPostgres({ dataDir: defaultDataDir("postgres"), port })

@@ -3,7 +3,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 
 /** The project's `sql/` folder: every statement shopsync runs is a file there. */
-export const sqlRoot = path.resolve(fileURLToPath(new URL("../../sql", import.meta.url)))
+const sqlRoot = path.resolve(fileURLToPath(new URL("../../sql", import.meta.url)))
 
 const cache = new Map<string, string>()
 
