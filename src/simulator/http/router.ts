@@ -1,7 +1,16 @@
-// Method + path routing. `:name` segments match digits only, like WordPress's `(?P<id>[\d]+)`;
-// matching is case-insensitive and tolerates one trailing slash, as the WordPress REST server does.
+// Method + path routing. `:name` segments match digits only, like WordPress's `(?P<id>[\d]+)`; `{name}` segments
+// match any one segment (slugs, setting ids), URL-decoded. Matching is case-insensitive and tolerates one trailing
+// slash, as the WordPress REST server does. Routes are tried in the order they were added.
 
 export type Params = Readonly<Record<string, string>>
+
+const decode = (segment: string): string => {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
 
 interface Entry<H> {
   method: string
@@ -15,9 +24,9 @@ export class Router<H> {
 
   add(method: string, pattern: string, handler: H): this {
     const names: string[] = []
-    const source = pattern.replace(/:([a-z_]+)/gi, (_, name: string) => {
-      names.push(name)
-      return "(\\d+)"
+    const source = pattern.replace(/:([a-z_]+)|\{([a-z_]+)\}/gi, (_, digits: string | undefined, any: string | undefined) => {
+      names.push((digits ?? any)!)
+      return digits !== undefined ? "(\\d+)" : "([^/]+)"
     })
     this.entries.push({ method, regex: new RegExp(`^${source}/?$`, "i"), names, handler })
     return this
@@ -29,7 +38,7 @@ export class Router<H> {
       const m = entry.regex.exec(path)
       if (m === null) continue
       const params: Record<string, string> = {}
-      entry.names.forEach((name, i) => (params[name] = m[i + 1]!))
+      entry.names.forEach((name, i) => (params[name] = decode(m[i + 1]!)))
       return { handler: entry.handler, params }
     }
     return undefined

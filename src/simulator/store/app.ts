@@ -1,6 +1,8 @@
 // Request handling around the routes: faults first (they stand for the hosting in front of the shop), then the
 // test hook, authentication, body parsing and routing. Every request is logged with the status it got.
-import type { IncomingMessage, ServerResponse } from "node:http"
+// Requests to the storefront API (/wp-json/wc/store/...) skip the REST API's key authentication and go to the
+// storefront handler, which is public like WooCommerce's Store API.
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http"
 import { sameSecret, readBasicAuth } from "../http/basic-auth.ts"
 import { readBody } from "../http/body.ts"
 import { HttpError } from "../http/errors.ts"
@@ -14,12 +16,17 @@ import type { RenderContext } from "./render.ts"
 import type { StoreState } from "./state.ts"
 
 export const API_ROOT = "/wp-json/wc/v3"
+/** The storefront (Store API) root; WooCommerce also serves it without the version segment. */
+export const STORE_API_ROOT = "/wp-json/wc/store"
+
+export type StorefrontHandler = (req: IncomingMessage, url: URL, path: string, bodyText: string) => Promise<Reply>
 
 export interface RequestContext {
   method: string
   /** Path below the API root, e.g. /orders/12 */
   path: string
   query: URLSearchParams
+  headers: IncomingHttpHeaders
   /** The JSON body ({} without one). */
   body: Record<string, unknown>
   state: StoreState
@@ -53,6 +60,7 @@ export interface AppOptions {
   onRequest: ((info: RequestInfo) => void | Promise<void>) | undefined
   log: LoggedRequest[]
   apiUrl: () => string
+  storefront?: StorefrontHandler
 }
 
 const authenticate = (req: IncomingMessage, query: URLSearchParams, key: string, secret: string): void => {
@@ -75,25 +83,40 @@ const parseJsonBody = (text: string): Record<string, unknown> => {
   }
 }
 
+/** The path below the storefront root (with or without /v1), or undefined outside it. */
+const storefrontPath = (pathname: string): string | undefined => {
+  const lower = pathname.toLowerCase()
+  if (lower !== STORE_API_ROOT && !lower.startsWith(`${STORE_API_ROOT}/`)) return undefined
+  const rest = pathname.slice(STORE_API_ROOT.length)
+  return (/^\/v1(\/|$)/i.test(rest) ? rest.slice(3) : rest) || "/"
+}
+
 export const createRequestHandler = (app: AppOptions) => {
   const answer = async (req: IncomingMessage, url: URL, path: string | undefined): Promise<Reply> => {
     const method = req.method ?? "GET"
     try {
       await app.onRequest?.({ method, path: path ?? url.pathname, query: url.searchParams })
+      const storePath = storefrontPath(url.pathname)
+      if (storePath !== undefined && app.storefront !== undefined) return await app.storefront(req, url, storePath, await readBody(req))
       authenticate(req, url.searchParams, app.consumerKey, app.consumerSecret)
       const body = parseJsonBody(await readBody(req))
       const match = path === undefined ? undefined : app.router.match(method, path)
       if (match === undefined) throw noRoute()
       const apiUrl = app.apiUrl()
+      // Every route takes `context`; the reports narrow it further to view.
+      const contextArg = ParamReader.of(url.searchParams, body)
+      const context = contextArg.oneOf("context", ["view", "edit"], "view")
+      contextArg.check()
       const ctx: RequestContext = {
         method,
         path: path!,
         query: url.searchParams,
+        headers: req.headers,
         body,
         state: app.state,
         apiUrl,
         args: () => ParamReader.of(url.searchParams, body),
-        render: (dp) => ({ apiUrl, dp, site: app.state.site }),
+        render: (dp) => ({ apiUrl, dp, site: app.state.site, context }),
       }
       return match.handler(ctx, match.params)
     } catch (error) {

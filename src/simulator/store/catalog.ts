@@ -116,6 +116,11 @@ export const CATEGORIES: ReadonlyArray<{ id: number; name: string; slug: string 
   { id: 20, name: "Books", slug: "books" },
 ]
 
+/** Product tags and shipping classes of the simulated shop (term ids follow the categories and attribute terms). */
+export const TAGS: ReadonlyArray<string> = ["New", "Bestseller", "Gift idea", "Eco"]
+export const SHIPPING_CLASSES: ReadonlyArray<string> = ["Small parcel", "Bulky"]
+export const BRANDS: ReadonlyArray<string> = ["Northwind", "Fjord & Co"]
+
 export const ORDER_STATUS_NAMES: Readonly<Record<string, string>> = {
   pending: "Pending payment",
   processing: "Processing",

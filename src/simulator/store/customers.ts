@@ -1,9 +1,12 @@
-// /customers routes. Customers have no modified filter (a client must scan them all and compare).
+// /customers routes: list, read, create, update, delete (force required, reassign), batch and downloads.
+// Customers have no modified filter (a client must scan them all and compare).
 import { createHash } from "node:crypto"
 import { type Reply, json } from "../http/reply.ts"
 import type { Router } from "../http/router.ts"
 import type { Handler, RequestContext } from "./app.ts"
-import { invalidId } from "./errors.ts"
+import { batchHandler } from "./batch.ts"
+import { customerDownloads } from "./downloads.ts"
+import { invalidId, trashNotSupported } from "./errors.ts"
 import { customerInput } from "./input.ts"
 import { idFilter, includeOrder, readCommonList } from "./list-params.ts"
 import { listReply, pageOf, slicePage } from "./list-reply.ts"
@@ -14,7 +17,7 @@ import type { StoreState } from "./state.ts"
 const ORDERBY = ["id", "include", "name", "registered_date"] as const
 const ROLES = ["all", "administrator", "editor", "author", "contributor", "subscriber", "customer", "shop_manager"] as const
 
-const customerJson = (s: StoreState, c: CustomerRecord, r: RenderContext): Json => {
+export const customerJson = (s: StoreState, c: CustomerRecord, r: RenderContext): Json => {
   const created = datePair(r, c.created)
   const modified = datePair(r, c.modified)
   const { billing, shipping } = s.customerAddresses(c)
@@ -102,12 +105,39 @@ export const registerCustomers = (router: Router<Handler>): void => {
       const c = ctx.state.createCustomer(customerInput(ctx.body))
       return customerReply(201, ctx, c, { Location: `${ctx.apiUrl}/customers/${c.id}` })
     })
-    .add("GET", "/customers/:id", (ctx, { id }) => {
-      const c = ctx.state.customerById.get(Number(id))
-      if (c === undefined) throw invalidId("customer")
-      return customerReply(200, ctx, c)
-    })
+    .add("GET", "/customers/:id", (ctx, { id }) => customerReply(200, ctx, findCustomer(ctx.state, id!)))
     .add("PUT", "/customers/:id", update)
     .add("PATCH", "/customers/:id", update)
     .add("POST", "/customers/:id", update)
+    .add("DELETE", "/customers/:id", (ctx, { id }) => {
+      const p = ctx.args()
+      const force = p.bool("force", false)
+      const reassign = p.int("reassign")
+      p.check()
+      const c = findCustomer(ctx.state, id!)
+      if (!force) throw trashNotSupported("Customers")
+      const body = customerJson(ctx.state, c, ctx.render(2))
+      ctx.state.deleteCustomer(c.id, reassign)
+      return json(200, body)
+    })
+    .add(
+      "POST",
+      "/customers/batch",
+      batchHandler({
+        create: (ctx, item) => customerJson(ctx.state, ctx.state.createCustomer(customerInput(item)), ctx.render(2)),
+        update: (ctx, item) => customerJson(ctx.state, ctx.state.updateCustomer(Number(item["id"] ?? 0), customerInput(item)), ctx.render(2)),
+        delete: (ctx, id) => {
+          const body = customerJson(ctx.state, findCustomer(ctx.state, String(id)), ctx.render(2))
+          ctx.state.deleteCustomer(id, undefined)
+          return body
+        },
+      }),
+    )
+    .add("GET", "/customers/:id/downloads", (ctx, { id }) => json(200, customerDownloads(ctx.state, findCustomer(ctx.state, id!), ctx.render(2))))
+}
+
+const findCustomer = (s: StoreState, id: string): CustomerRecord => {
+  const c = s.customerById.get(Number(id))
+  if (c === undefined) throw invalidId("customer")
+  return c
 }

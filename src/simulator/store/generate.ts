@@ -18,6 +18,7 @@ import {
   type VariationRecord,
   priceOf,
 } from "./model.ts"
+import { generateComments } from "./generate-comments.ts"
 import { personFor } from "./people.ts"
 import { type LineInput, buildLines, orderTotal, taxOn } from "./pricing.ts"
 
@@ -417,5 +418,6 @@ export const generate = (options: GenerateOptions, timezone = "America/New_York"
   }
   for (const p of products) p.totalSales = sales.get(p.id) ?? 0
 
-  return { products, variations, customers, orders, refunds: refunds.map((x) => x.record).sort((a, b) => a.id - b.id) }
+  const { reviews, notes } = generateComments(options.seed, products, customers, orders, endUtc)
+  return { products, variations, customers, orders, refunds: refunds.map((x) => x.record).sort((a, b) => a.id - b.id), reviews, notes }
 }

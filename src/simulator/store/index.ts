@@ -3,23 +3,43 @@
 import { FaultInjector, type FaultRule } from "../http/faults.ts"
 import { Router } from "../http/router.ts"
 import { listen } from "../http/server.ts"
-import { API_ROOT, type Handler, type LoggedRequest, type RequestInfo, createRequestHandler } from "./app.ts"
+import { API_ROOT, STORE_API_ROOT, type Handler, type LoggedRequest, type RequestInfo, createRequestHandler } from "./app.ts"
+import { registerAttributes } from "./attributes.ts"
+import { registerCategories } from "./categories.ts"
 import { type SimClock, manualClock, realClock } from "./clock.ts"
 import { registerCustomers } from "./customers.ts"
+import { registerData } from "./data.ts"
 import { errorBodyFor } from "./errors.ts"
 import { type GenerateOptions, generate } from "./generate.ts"
 import type { StoreData } from "./model.ts"
+import { registerNotes } from "./notes.ts"
+import { registerOrderActions } from "./order-actions.ts"
 import { registerOrders } from "./orders.ts"
 import { registerProducts } from "./products.ts"
 import { registerRefunds } from "./refunds.ts"
 import { registerReports } from "./reports.ts"
+import { registerReviews } from "./reviews.ts"
+import { CHECKOUT_RATE_LIMIT_SETTING } from "./settings-catalog.ts"
+import { registerSettings } from "./settings.ts"
+import { registerShippingClasses } from "./shipping-classes.ts"
+import { registerShippingZones } from "./shipping-zones.ts"
 import { StoreState } from "./state.ts"
+import type { StorefrontRateLimitOptions } from "./storefront-limit.ts"
+import { createStorefront } from "./storefront.ts"
+import { registerSystemTools } from "./system-tools.ts"
+import { registerTaxes } from "./taxes.ts"
+import { registerVariations } from "./variations.ts"
+import { WebhookDelivery } from "./webhook-delivery.ts"
+import { registerWebhooks } from "./webhooks.ts"
 
 export type { FaultKind, FaultRule } from "../http/faults.ts"
 export type { SimClock } from "./clock.ts"
 export type { GenerateOptions } from "./generate.ts"
 export type { StoreData } from "./model.ts"
-export type { CustomerInput, OrderInput, ProductInput, RefundInput } from "./input.ts"
+export type { CustomerInput, OrderInput, RefundInput } from "./input.ts"
+export type { StorefrontRateLimitOptions } from "./storefront-limit.ts"
+export type { DeliveryRecord, WebhookRecord } from "./webhook-store.ts"
+export type { ProductInput, VariationInput } from "./product-input.ts"
 export { StoreState } from "./state.ts"
 export { generate } from "./generate.ts"
 export { type DailyNetSalesRow, dailyNetSales } from "./reference.ts"
@@ -46,15 +66,23 @@ export interface StoreSimulatorOptions {
   faults?: FaultRule[]
   /** Called before each response is computed (after fault decisions); `path` is below the API root. */
   onRequest?: (info: RequestInfo) => void | Promise<void>
+  /** The storefront API's rate limiter (seed part 2 §8); off unless `enabled`. */
+  storefrontRateLimit?: StorefrontRateLimitOptions
+  /** The advanced feature limiting storefront checkout to 3 requests per 60 s (the setting of the same name); default false. */
+  checkoutRateLimit?: boolean
 }
 
 export interface StoreSimulator {
   /** API root, e.g. http://127.0.0.1:PORT/wp-json/wc/v3 */
   readonly url: string
+  /** Storefront API root, e.g. http://127.0.0.1:PORT/wp-json/wc/store/v1 */
+  readonly storefrontUrl: string
   readonly state: StoreState
   /** Every request in arrival order (url = path + query); status 0 for a dropped connection. */
   readonly requests: ReadonlyArray<LoggedRequest>
   setFaults(rules: FaultRule[]): void
+  /** Resolves once every webhook delivery queued so far has been made and logged. */
+  webhooksIdle(): Promise<void>
   close(): Promise<void>
 }
 
@@ -73,7 +101,21 @@ export const startStoreSimulator = async (options: StoreSimulatorOptions = {}): 
   registerRefunds(router, options.storeWideRefunds ?? true)
   registerCustomers(router)
   registerProducts(router)
+  registerVariations(router)
   registerReports(router)
+  registerOrderActions(router)
+  registerNotes(router)
+  registerAttributes(router)
+  registerCategories(router)
+  registerShippingClasses(router)
+  registerReviews(router)
+  registerTaxes(router)
+  registerData(router)
+  registerSettings(router)
+  registerShippingZones(router)
+  registerSystemTools(router)
+  registerWebhooks(router)
+  if (options.checkoutRateLimit === true) state.settings.set("advanced", CHECKOUT_RATE_LIMIT_SETTING, "yes")
 
   const faults = new FaultInjector(options.faults ?? [], { errorBody: errorBodyFor, nowMs: () => clock.now() })
   const requests: LoggedRequest[] = []
@@ -89,16 +131,23 @@ export const startStoreSimulator = async (options: StoreSimulatorOptions = {}): 
       onRequest: options.onRequest,
       log: requests,
       apiUrl: () => url,
+      storefront: createStorefront(state, options.storefrontRateLimit ?? {}),
     }),
     options.host ?? "127.0.0.1",
     options.port ?? 0,
   )
   url = `${server.origin}${API_ROOT}`
+  const delivery = new WebhookDelivery(state, () => ({ apiUrl: url, dp: 2, site: state.site, context: "view" }))
   return {
     url,
+    storefrontUrl: `${server.origin}${STORE_API_ROOT}/v1`,
     state,
     requests,
     setFaults: (rules) => faults.setRules(rules),
-    close: () => server.close(),
+    webhooksIdle: () => delivery.idle(),
+    close: async () => {
+      delivery.close()
+      await server.close()
+    },
   }
 }

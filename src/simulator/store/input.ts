@@ -1,10 +1,7 @@
 // The typed inputs of the state's writes, and the JSON write bodies checked into them: a wrongly typed field
 // is a 400 rest_invalid_param naming it, as WordPress's schema validation answers.
-import { wcError } from "./errors.ts"
-import type { Address, ProductRecord } from "./model.ts"
-import { ADDRESS_KEYS } from "./people.ts"
-
-type Body = Record<string, unknown>
+import { type Body, address, bool, int, meta, money, objects, str } from "./body-fields.ts"
+import type { Address } from "./model.ts"
 
 type Money = string | number
 
@@ -33,6 +30,8 @@ export interface RefundInput {
   amount?: Money
   reason?: string
   api_refund?: boolean
+  /** Default true: the refunded quantities go back into stock. */
+  api_restock?: boolean
   line_items?: ReadonlyArray<{ id: number; quantity?: number; refund_total?: Money; refund_tax?: ReadonlyArray<{ id: number; refund_total?: Money }> }>
 }
 
@@ -47,82 +46,7 @@ export interface CustomerInput {
   meta_data?: ReadonlyArray<{ key: string; value: unknown }>
 }
 
-export interface ProductInput {
-  name?: string
-  slug?: string
-  sku?: string
-  status?: ProductRecord["status"]
-  featured?: boolean
-  description?: string
-  short_description?: string
-  regular_price?: Money
-  sale_price?: Money
-  manage_stock?: boolean
-  stock_quantity?: number | null
-  stock_status?: ProductRecord["stockStatus"]
-  weight?: string
-  menu_order?: number
-}
 
-
-const invalid = (name: string, type: string) =>
-  wcError(400, "rest_invalid_param", `Invalid parameter(s): ${name}`, { params: { [name]: `${name} is not of type ${type}.` } })
-
-const isObject = (v: unknown): v is Body => typeof v === "object" && v !== null && !Array.isArray(v)
-
-const str = (b: Body, k: string, name = k): string | undefined => {
-  const v = b[k]
-  if (v === undefined || v === null) return undefined
-  if (typeof v === "string") return v
-  if (typeof v === "number") return String(v)
-  throw invalid(name, "string")
-}
-
-const int = (b: Body, k: string, name = k): number | undefined => {
-  const v = b[k]
-  if (v === undefined || v === null) return undefined
-  const n = typeof v === "string" && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v
-  if (typeof n === "number" && Number.isInteger(n)) return n
-  throw invalid(name, "integer")
-}
-
-const bool = (b: Body, k: string): boolean | undefined => {
-  const v = b[k]
-  if (v === undefined || v === null) return undefined
-  if (typeof v === "boolean") return v
-  if (v === "true" || v === "1" || v === 1) return true
-  if (v === "false" || v === "0" || v === 0 || v === "") return false
-  throw invalid(k, "boolean")
-}
-
-const money = (b: Body, k: string, name = k): string | number | undefined => {
-  const v = b[k]
-  if (v === undefined || v === null) return undefined
-  if (typeof v === "number" || (typeof v === "string" && /^\s*-?\d*(\.\d*)?\s*$/.test(v))) return v
-  throw invalid(name, "string")
-}
-
-const objects = (b: Body, k: string): Body[] | undefined => {
-  const v = b[k]
-  if (v === undefined || v === null) return undefined
-  if (Array.isArray(v) && v.every(isObject)) return v
-  throw invalid(k, "array")
-}
-
-const address = (b: Body, k: string): Partial<Address> | undefined => {
-  const v = b[k]
-  if (v === undefined || v === null) return undefined
-  if (!isObject(v)) throw invalid(k, "object")
-  const out: Partial<Address> = {}
-  for (const field of ADDRESS_KEYS) {
-    const value = str(v, field, `${k}[${field}]`)
-    if (value !== undefined) out[field] = value
-  }
-  return out
-}
-
-const meta = (b: Body): { key: string; value: unknown }[] | undefined =>
-  objects(b, "meta_data")?.map((m, i) => ({ key: str(m, "key", `meta_data[${i}][key]`) ?? "", value: m["value"] ?? "" }))
 
 export const orderInput = (b: Body): OrderInput => ({
   status: str(b, "status"),
@@ -160,6 +84,7 @@ export const refundInput = (b: Body): RefundInput => ({
   amount: money(b, "amount"),
   reason: str(b, "reason"),
   api_refund: bool(b, "api_refund"),
+  api_restock: bool(b, "api_restock"),
   line_items: objects(b, "line_items")?.map((l, i) => ({
     id: int(l, "id", `line_items[${i}][id]`) ?? 0,
     quantity: int(l, "quantity", `line_items[${i}][quantity]`),
@@ -180,27 +105,4 @@ export const customerInput = (b: Body): CustomerInput => ({
   billing: address(b, "billing"),
   shipping: address(b, "shipping"),
   meta_data: meta(b),
-})
-
-const oneOf = <V extends string>(b: Body, k: string, values: ReadonlyArray<V>): V | undefined => {
-  const v = str(b, k)
-  if (v === undefined || (values as ReadonlyArray<string>).includes(v)) return v as V | undefined
-  throw wcError(400, "rest_invalid_param", `Invalid parameter(s): ${k}`, { params: { [k]: `${k} is not one of ${values.join(", ")}.` } })
-}
-
-export const productInput = (b: Body): ProductInput => ({
-  name: str(b, "name"),
-  slug: str(b, "slug"),
-  sku: str(b, "sku"),
-  status: oneOf(b, "status", ["draft", "pending", "private", "publish"]),
-  featured: bool(b, "featured"),
-  description: str(b, "description"),
-  short_description: str(b, "short_description"),
-  regular_price: money(b, "regular_price"),
-  sale_price: money(b, "sale_price"),
-  manage_stock: bool(b, "manage_stock"),
-  stock_quantity: b["stock_quantity"] === null ? null : int(b, "stock_quantity"),
-  stock_status: oneOf(b, "stock_status", ["instock", "outofstock", "onbackorder"]),
-  weight: str(b, "weight"),
-  menu_order: int(b, "menu_order"),
 })

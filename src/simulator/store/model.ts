@@ -1,5 +1,7 @@
 // Compact in-memory records. Orders hold numbers only (cents, epoch seconds, indexes into catalogues) so that
 // 300,000 of them fit comfortably; the JSON the API returns is rendered from them on demand.
+import type { NoteRecord } from "./note-store.ts"
+import type { ReviewRecord } from "./review-store.ts"
 
 export const ORDER_STATUSES = [
   "pending",
@@ -105,6 +107,8 @@ export interface OrderRecord {
   itemBase: number
   refundIds: number[]
   extra: OrderExtra | null
+  /** Whether the order's lines took their quantities out of stock (WooCommerce's _order_stock_reduced). */
+  stockReduced?: boolean
 }
 
 export interface RefundRecord {
@@ -136,13 +140,92 @@ export interface CustomerRecord {
   shipping: Address | null
   isPaying: boolean
   metaData: MetaEntry[]
+  /** sha256 of the write-only password, when one was set. */
+  passwordHash?: string
 }
 
 export interface ProductAttribute {
+  /** A global attribute's id; 0 for a product's own (custom) attribute. */
   id: number
   name: string
+  /** Option names (term names for a global attribute). */
   options: string[]
   variation: boolean
+  /** Shown on the product page; generated products show theirs. */
+  visible?: boolean
+}
+
+export const PRODUCT_TYPES = ["simple", "grouped", "external", "variable"] as const
+export type ProductType = (typeof PRODUCT_TYPES)[number]
+/** Post statuses of products and variations; future and trash are only reached through dates and deletes. */
+export type PostStatus = "publish" | "draft" | "pending" | "private" | "future" | "trash"
+
+export interface Download {
+  id: string
+  name: string
+  file: string
+}
+
+export interface Dimensions {
+  length: string
+  width: string
+  height: string
+}
+
+/** Fields a product and a variation both have, only ever set through writes (records without show the defaults). */
+export interface SharedExtra {
+  virtual?: boolean
+  downloadable?: boolean
+  downloads?: Download[]
+  downloadLimit?: number
+  downloadExpiry?: number
+  taxStatus?: "taxable" | "shipping" | "none"
+  taxClass?: string
+  backorders?: "no" | "notify" | "yes"
+  lowStockAmount?: number | null
+  dimensions?: Dimensions
+  /** Term id of the shipping class, 0 for none. */
+  shippingClass?: number
+  metaData?: MetaEntry[]
+  globalUniqueId?: string
+  /** Sale window in epoch seconds, 0 for open. */
+  saleFrom?: number
+  saleTo?: number
+  /** Written without a regular price: price "" and not purchasable. */
+  noPrice?: boolean
+}
+
+export interface ProductExtra extends SharedExtra {
+  catalogVisibility?: "visible" | "catalog" | "search" | "hidden"
+  externalUrl?: string
+  buttonText?: string
+  soldIndividually?: boolean
+  reviewsAllowed?: boolean
+  upsellIds?: number[]
+  crossSellIds?: number[]
+  parentId?: number
+  purchaseNote?: string
+  tags?: number[]
+  brands?: number[]
+  /** Attachment ids, the first being the featured image. */
+  images?: number[]
+  defaultAttributes?: { id: number; name: string; option: string }[]
+  groupedProducts?: number[]
+  postPassword?: string
+  /** The status before trashing, which an untrash restores. */
+  trashedFrom?: PostStatus
+}
+
+export interface VariationExtra extends SharedExtra {
+  description?: string
+  status?: Exclude<PostStatus, "future" | "trash">
+  /** true, false or "parent" (the parent product's stock is used). */
+  manageStock?: boolean | "parent"
+  stockStatus?: ProductRecord["stockStatus"]
+  /** Attachment id, 0 for none. */
+  image?: number
+  galleryImageIds?: number[]
+  menuOrder?: number
 }
 
 export interface ProductRecord {
@@ -150,8 +233,8 @@ export interface ProductRecord {
   name: string
   slug: string
   sku: string
-  type: "simple" | "variable"
-  status: "publish" | "draft" | "pending" | "private"
+  type: ProductType
+  status: PostStatus
   featured: boolean
   description: string
   shortDescription: string
@@ -169,8 +252,9 @@ export interface ProductRecord {
   variationIds: number[]
   weight: string
   menuOrder: number
-  /** Review counts for ratings 1..5. */
+  /** Counts of approved reviews rated 1..5 (kept in step by the review writes). */
   ratings: number[]
+  extra?: ProductExtra
 }
 
 export interface VariationRecord {
@@ -185,6 +269,7 @@ export interface VariationRecord {
   options: string[]
   stockQuantity: number | null
   weight: string
+  extra?: VariationExtra
 }
 
 /** A complete data set; the simulator takes ownership of the records (they are mutated in place). */
@@ -194,6 +279,9 @@ export interface StoreData {
   customers: CustomerRecord[]
   orders: OrderRecord[]
   refunds: RefundRecord[]
+  /** Approved reviews should match the products' rating counts. */
+  reviews?: ReviewRecord[]
+  notes?: NoteRecord[]
 }
 
 export const priceOf = (p: { regularPrice: number; salePrice: number }): number => (p.salePrice >= 0 ? p.salePrice : p.regularPrice)

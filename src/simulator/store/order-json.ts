@@ -29,13 +29,16 @@ const hex = (length: number, ...seed: number[]): string => {
   return out.slice(0, length)
 }
 
+export const orderKeyOf = (o: OrderRecord): string => `wc_order_${token(13, o.id, 11)}`
+
 /** A line's display name: "Hoodie - Blue, L" for a variation, as WooCommerce stores it. */
 export const lineName = (s: StoreState, productId: number, variationId: number): { name: string; sku: string; parentName: string | null } => {
-  const product = s.productById.get(productId)
+  // A product deleted for good still names the lines that bought it, as WooCommerce stores line names.
+  const product = s.productById.get(productId) ?? s.deletedProducts.get(productId)
   if (product === undefined) return { name: "Deleted product", sku: "", parentName: null }
   const variation = variationId === 0 ? undefined : s.variationById.get(variationId)
   if (variation === undefined) return { name: product.name, sku: product.sku, parentName: null }
-  return { name: `${product.name} - ${variation.options.join(", ")}`, sku: variation.sku, parentName: product.name }
+  return { name: `${product.name} - ${variation.options.filter((o) => o !== "").join(", ")}`, sku: variation.sku, parentName: product.name }
 }
 
 export const orderAddresses = (o: OrderRecord): { billing: Address; shipping: Address } => {
@@ -58,7 +61,7 @@ export const orderJson = (s: StoreState, o: OrderRecord, r: RenderContext): Json
   const { billing, shipping } = orderAddresses(o)
   const pay = PAYMENT_METHODS[hashInts(o.id, 5) % PAYMENT_METHODS.length]!
   const paymentMethod = o.extra?.payment_method ?? (generated ? pay.id : "")
-  const orderKey = `wc_order_${token(13, o.id, 11)}`
+  const orderKey = orderKeyOf(o)
   const created = datePair(r, o.created)
   const modified = datePair(r, o.modified)
   const completed = datePair(r, o.completed)
@@ -198,6 +201,7 @@ export const orderJson = (s: StoreState, o: OrderRecord, r: RenderContext): Json
     date_completed_gmt: completed.gmt,
     date_paid_gmt: paid.gmt,
     currency_symbol: CURRENCIES[o.currency]?.symbol ?? o.currency,
-    _links: links(r, orderLinks),
+    // The order's e-mail templates can be embedded (?_embed) in order responses (seed part 2 §4.6 rule 6).
+    _links: { ...links(r, orderLinks), email_templates: [{ embeddable: true, href: `${r.apiUrl}/orders/${o.id}/actions/email_templates` }] },
   }
 }

@@ -1,4 +1,4 @@
-// /orders routes.
+// /orders routes: list, read, create, update, trash or delete, batch.
 import { type Reply, json } from "../http/reply.ts"
 import type { Router } from "../http/router.ts"
 import type { Handler } from "./app.ts"
@@ -9,6 +9,8 @@ import { ORDER_STATUSES, type OrderRecord } from "./model.ts"
 import { orderAddresses, orderJson } from "./order-json.ts"
 import { type ListPlan, runList } from "./query.ts"
 import { listReply } from "./list-reply.ts"
+import { batchHandler } from "./batch.ts"
+import { embedTemplates } from "./order-actions.ts"
 import { pickFields } from "./render.ts"
 import type { StoreState } from "./state.ts"
 
@@ -81,7 +83,7 @@ const listOrders: Handler = (ctx) => {
     s.site,
   )
   const r = ctx.render(common.dp)
-  return listReply(ctx, common, result, (o) => orderJson(s, o, r))
+  return listReply(ctx, common, result, (o) => embedTemplates(ctx, s, o, orderJson(s, o, r)))
 }
 
 const orderReply = (status: number, ctx: Parameters<Handler>[0], o: OrderRecord, headers?: Record<string, string>): Reply => {
@@ -89,7 +91,7 @@ const orderReply = (status: number, ctx: Parameters<Handler>[0], o: OrderRecord,
   const dp = p.int("dp", { def: 2, min: 0 })!
   const fields = p.list("_fields")
   p.check()
-  return json(status, pickFields(orderJson(ctx.state, o, ctx.render(dp)), fields), headers)
+  return json(status, pickFields(embedTemplates(ctx, ctx.state, o, orderJson(ctx.state, o, ctx.render(dp))), fields), headers)
 }
 
 const getOrder = (s: StoreState, id: string): OrderRecord => {
@@ -106,6 +108,19 @@ export const registerOrders = (router: Router<Handler>): void => {
       const order = ctx.state.createOrder(orderInput(ctx.body))
       return orderReply(201, ctx, order, { Location: `${ctx.apiUrl}/orders/${order.id}` })
     })
+    .add(
+      "POST",
+      "/orders/batch",
+      batchHandler({
+        create: (ctx, item) => orderJson(ctx.state, ctx.state.createOrder(orderInput(item)), ctx.render(2)),
+        update: (ctx, item) => orderJson(ctx.state, ctx.state.updateOrder(Number(item["id"] ?? 0), orderInput(item)), ctx.render(2)),
+        delete: (ctx, id) => {
+          const body = orderJson(ctx.state, getOrder(ctx.state, String(id)), ctx.render(2))
+          ctx.state.forceDeleteOrder(id)
+          return body
+        },
+      }),
+    )
     .add("GET", "/orders/:id", (ctx, { id }) => orderReply(200, ctx, getOrder(ctx.state, id!)))
     .add("PUT", "/orders/:id", update)
     .add("PATCH", "/orders/:id", update)

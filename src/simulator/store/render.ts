@@ -10,7 +10,12 @@ export interface RenderContext {
   /** Decimal places of money fields (`dp`). */
   dp: number
   site: SiteTime
+  /** WordPress's `context`: fields whose schema context lacks it are left out. */
+  context: "view" | "edit"
 }
+
+/** Fields a resource's schema shows in the edit context only (spread them where they belong in the object). */
+export const editOnly = (r: RenderContext, fields: Json): Json => (r.context === "edit" ? fields : {})
 
 /** The `x` / `x_gmt` pair of a date (null for "never"). */
 export const datePair = (r: RenderContext, utc: number): { local: string | null; gmt: string | null } =>
@@ -18,6 +23,12 @@ export const datePair = (r: RenderContext, utc: number): { local: string | null;
 
 export const links = (r: RenderContext, entries: Record<string, string>): Json =>
   Object.fromEntries(Object.entries(entries).map(([rel, path]) => [rel, [{ href: `${r.apiUrl}${path}` }]]))
+
+/** The `x` / `x_gmt` fields of a date, ready to spread into a resource. */
+export const dateFields = (r: RenderContext, name: string, utc: number): Json => {
+  const { local, gmt } = datePair(r, utc)
+  return { [name]: local, [`${name}_gmt`]: gmt }
+}
 
 /**
  * WordPress's `_fields`: keep only the named top-level fields (a dotted name keeps a nested one).

@@ -1,9 +1,13 @@
 // The live store: records, indexes and the writes (same rules for the HTTP endpoints and for tests).
 // Every write that changes a record's index keys goes through reindex() so list queries stay correct.
-import { ADMIN_USER_ID, COUPONS, CURRENCIES, SHIPPING_METHODS, STORE_CURRENCY, type ShippingMethod, taxRateFor } from "./catalog.ts"
+import { createHash } from "node:crypto"
+import { ADMIN_USER_ID, COUPONS, CURRENCIES, ORDER_STATUS_NAMES, SHIPPING_METHODS, STORE_CURRENCY, type ShippingMethod, taxRateFor } from "./catalog.ts"
 import type { SimClock } from "./clock.ts"
 import { SiteTime } from "./dates.ts"
 import { invalidId, wcError } from "./errors.ts"
+import { HookBus } from "./events.ts"
+import { CURRENCY_CODES } from "./geo.ts"
+import { Ids } from "./ids.ts"
 import {
   type Address,
   type CustomerRecord,
@@ -18,18 +22,30 @@ import {
   type RefundRecord,
   type StoreData,
   type VariationRecord,
-  priceOf,
 } from "./model.ts"
-import type { CustomerInput, OrderInput, ProductInput, RefundInput } from "./input.ts"
+import type { CustomerInput, OrderInput, RefundInput } from "./input.ts"
+import { Media } from "./media.ts"
 import { parseCents } from "./money.ts"
+import { NoteStore } from "./note-store.ts"
+import { currentPrice } from "./product-json.ts"
 import { emptyAddress, mergeAddress, personFor } from "./people.ts"
 import { type LineInput, buildLines, orderTotal, taxOn } from "./pricing.ts"
+import { ReviewStore } from "./review-store.ts"
 import { IndexFamily } from "./sorted-index.ts"
+import { restockRefund, stockAfterStatus } from "./stock.ts"
+import { SettingsStore } from "./settings-store.ts"
+import { TaxStore } from "./tax-store.ts"
+import { Taxonomy } from "./taxonomy.ts"
+import { WebhookStore } from "./webhook-store.ts"
+import { ZoneStore } from "./zone-store.ts"
 
 const REFUNDED_BY_STATUS_REASON =
   "Order status set to refunded. To return funds to the customer you will need to issue a refund through your payment gateway."
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+/** Passwords are write-only: only a hash is kept, for the storefront's logins. */
+export const passwordHash = (password: string): string => createHash("sha256").update(password).digest("hex")
 
 export interface StateOptions {
   clock: SimClock
@@ -53,11 +69,21 @@ export class StoreState {
   /** Bumped on every customer write, so cached customer orderings know when to rebuild. */
   customerRevision = 0
 
+  readonly ids: Ids
+  /** Action hooks the writes fire; webhooks listen here. */
+  readonly hooks = new HookBus()
+  readonly media: Media
+  readonly taxonomy: Taxonomy
+  readonly taxes: TaxStore
+  readonly reviews: ReviewStore
+  readonly notes: NoteStore
+  readonly settings = new SettingsStore()
+  readonly zones: ZoneStore
+  readonly webhooks: WebhookStore
+  /** Products deleted for good, kept so that order lines still show what was bought. */
+  readonly deletedProducts = new Map<number, ProductRecord>()
+
   private readonly clock: SimClock
-  private nextPostId: number
-  private nextUserId: number
-  private nextItemId: number
-  private nextMetaId = 1
 
   constructor(data: StoreData, options: StateOptions) {
     this.clock = options.clock
@@ -74,22 +100,30 @@ export class StoreState {
 
     let post = 0
     let item = 0
+    let meta = 0
     for (const m of [this.productById, this.variationById, this.orderById, this.refundById]) for (const id of m.keys()) post = Math.max(post, id)
     for (const o of data.orders) {
       for (const l of o.line_items) item = Math.max(item, l.id)
       item = Math.max(item, o.itemBase + 2 + (o.fees?.length ?? 0))
-      for (const meta of o.extra?.meta_data ?? []) this.nextMetaId = Math.max(this.nextMetaId, meta.id + 1)
+      for (const m of o.extra?.meta_data ?? []) meta = Math.max(meta, m.id)
     }
     for (const r of data.refunds) {
       for (const l of r.line_items) item = Math.max(item, l.id)
       item = Math.max(item, r.taxItemId)
     }
-    for (const c of data.customers) for (const meta of c.metaData) this.nextMetaId = Math.max(this.nextMetaId, meta.id + 1)
-    this.nextPostId = post + 1
-    this.nextItemId = item + 1
+    for (const c of data.customers) for (const m of c.metaData) meta = Math.max(meta, m.id)
     let user = ADMIN_USER_ID
     for (const id of this.customerById.keys()) user = Math.max(user, id)
-    this.nextUserId = user + 1
+    this.ids = new Ids({ post, item, user, meta })
+
+    const now = () => this.now()
+    this.media = new Media(this.ids, now)
+    this.taxonomy = new Taxonomy(this.ids, () => this.productById.values())
+    this.taxes = new TaxStore(this.ids)
+    this.reviews = new ReviewStore(this.ids, (id) => this.productById.get(id), now, data.reviews ?? [])
+    this.notes = new NoteStore(this.ids, now, data.notes ?? [])
+    this.zones = new ZoneStore(this.ids)
+    this.webhooks = new WebhookStore(this.ids, now, this.site)
   }
 
   /** Every order that exists (trashed ones included, force-deleted ones not), by id. */
@@ -123,14 +157,15 @@ export class StoreState {
   createOrder(input: OrderInput): OrderRecord {
     const now = this.now()
     const status = this.orderStatus(input.status) ?? "pending"
-    const currency = this.currency(input.currency) ?? STORE_CURRENCY
+    // New orders are in the shop's currency setting unless they name one.
+    const currency = this.currency(input.currency) ?? String(this.settings.value("woocommerce_currency") ?? STORE_CURRENCY)
     const customerId = input.customer_id ?? 0
     if (customerId !== 0 && !this.customerById.has(customerId)) throw wcError(400, "woocommerce_rest_invalid_customer_id", "Customer ID is invalid.")
     const taxRate = taxRateFor(input.billing?.country ?? "", input.billing?.state ?? "")
     const coupon = this.couponIndex(input.coupon_lines)
     const items = this.newLineInputs(input.line_items ?? [], currency)
     const order: OrderRecord = {
-      id: this.nextPostId++,
+      id: this.ids.take("post"),
       parentId: 0,
       status,
       currency,
@@ -156,9 +191,10 @@ export class StoreState {
     this.applyShippingAndFees(order, input)
     order.total = orderTotal(order)
     this.applyScalars(order, input)
-    this.applyStatus(order, status, input.set_paid === true, now)
+    this.applyStatus(order, status, input.set_paid === true, now, "pending")
     this.orderById.set(order.id, order)
     this.familyOf(order).add(order)
+    this.hooks.emit("woocommerce_new_order", order.id, "order")
     return order
   }
 
@@ -173,6 +209,8 @@ export class StoreState {
     }
     const coupon = patch.coupon_lines === undefined ? order.coupon : this.couponIndex(patch.coupon_lines)
     const lines = patch.line_items === undefined && patch.coupon_lines === undefined ? undefined : this.changedLines(order, patch.line_items ?? [], currency ?? order.currency, coupon)
+    const previous = order.status
+    // created_via is settable at creation only: an update ignores it.
     this.reindex(order, () => {
       if (currency !== undefined) order.currency = currency
       if (patch.customer_id !== undefined) order.customerId = patch.customer_id
@@ -184,12 +222,14 @@ export class StoreState {
       order.total = orderTotal(order)
       this.applyScalars(order, patch)
       order.modified = now
-      if (status !== undefined || patch.set_paid === true) this.applyStatus(order, status ?? order.status, patch.set_paid === true, now)
+      if (status !== undefined || patch.set_paid === true) this.applyStatus(order, status ?? order.status, patch.set_paid === true, now, previous)
     })
     if (status === "refunded") {
       const left = this.refundable(order)
-      if (left > 0) this.createRefund(order.id, { amount: left / 100, reason: REFUNDED_BY_STATUS_REASON, api_refund: false })
+      if (left > 0) this.createRefund(order.id, { amount: left / 100, reason: REFUNDED_BY_STATUS_REASON, api_refund: false, api_restock: false })
     }
+    if (previous === "trash" && order.status !== "trash") this.hooks.emit("untrashed_post", order.id, "order")
+    this.hooks.emit("woocommerce_update_order", order.id, "order")
     return order
   }
 
@@ -201,6 +241,7 @@ export class StoreState {
       order.status = "trash"
       order.modified = this.now()
     })
+    this.hooks.emit("wp_trash_post", order.id, "order")
     return order
   }
 
@@ -214,6 +255,8 @@ export class StoreState {
       this.refundIndex.remove(this.refundById.get(refundId)!)
       this.refundById.delete(refundId)
     }
+    this.notes.deleteForOrder(id)
+    this.hooks.emit("woocommerce_delete_order", id, "order")
     return order
   }
 
@@ -231,6 +274,7 @@ export class StoreState {
       order.modified = now
       this.familyOf(order).by.modified.insert(order)
     }
+    for (const order of touched) this.hooks.emit("woocommerce_update_order", order.id, "order")
   }
 
   // ---- refunds ----
@@ -251,7 +295,7 @@ export class StoreState {
       const total = parseCents(item.refund_total ?? 0) ?? 0
       const tax = (item.refund_tax ?? []).reduce((s, t) => s + (parseCents(t.refund_total ?? 0) ?? 0), 0)
       if (total === 0 && tax === 0 && (item.quantity ?? 0) === 0) continue
-      lines.push({ id: this.nextItemId++, orderItemId: item.id, quantity: item.quantity ?? 0, total, tax })
+      lines.push({ id: this.ids.take("item"), orderItemId: item.id, quantity: item.quantity ?? 0, total, tax })
     }
     const lineSum = lines.reduce((s, l) => s + l.total + l.tax, 0)
     const amount = input.amount === undefined || input.amount === "" ? lineSum : parseCents(input.amount)
@@ -261,7 +305,7 @@ export class StoreState {
     if (amount > left) throw wcError(500, "woocommerce_rest_cannot_create_order_refund", "Invalid refund amount.")
     const now = this.now()
     const refund: RefundRecord = {
-      id: this.nextPostId++,
+      id: this.ids.take("post"),
       orderId,
       created: now,
       amount,
@@ -269,15 +313,19 @@ export class StoreState {
       refundedBy: ADMIN_USER_ID,
       refundedPayment: input.api_refund !== false,
       line_items: lines,
-      taxItemId: lines.some((l) => l.tax > 0) ? this.nextItemId++ : 0,
+      taxItemId: lines.some((l) => l.tax > 0) ? this.ids.take("item") : 0,
     }
     this.refundById.set(refund.id, refund)
     this.refundIndex.add(refund)
+    const previous = order.status
     this.reindex(order, () => {
       order.refundIds.push(refund.id)
       order.modified = now
       if (amount > 0 && amount === left && order.status !== "refunded" && order.status !== "trash") order.status = "refunded"
     })
+    if (order.status !== previous) this.statusNote(order, previous)
+    if (input.api_restock !== false) restockRefund(this, order, lines)
+    this.hooks.emit("woocommerce_order_refunded", orderId, "order")
     return refund
   }
 
@@ -305,7 +353,7 @@ export class StoreState {
     }
     const now = this.now()
     const customer: CustomerRecord = {
-      id: this.nextUserId++,
+      id: this.ids.take("user"),
       created: now,
       modified: now,
       person: 0,
@@ -317,24 +365,47 @@ export class StoreState {
       billing: mergeAddress(emptyAddress(true), input.billing),
       shipping: mergeAddress(emptyAddress(false), input.shipping),
       isPaying: false,
-      metaData: this.meta([], input.meta_data),
+      metaData: this.mergeMeta([], input.meta_data),
+      ...(input.password === undefined ? {} : { passwordHash: passwordHash(input.password) }),
     }
     this.customerById.set(customer.id, customer)
     this.customerRevision++
+    this.hooks.emit("user_register", customer.id, "customer")
+    this.hooks.emit("woocommerce_created_customer", customer.id, "customer")
     return customer
   }
 
   updateCustomer(id: number, patch: CustomerInput): CustomerRecord {
     const c = this.customerById.get(id)
     if (c === undefined) throw invalidId("customer", 400)
+    if (patch.username !== undefined && patch.username !== c.username) throw wcError(400, "woocommerce_rest_customer_invalid_argument", "Username isn't editable.")
     const email = patch.email === undefined ? undefined : this.checkEmail(patch.email, id)
     if (email !== undefined) c.email = email
     if (patch.first_name !== undefined) c.firstName = patch.first_name
     if (patch.last_name !== undefined) c.lastName = patch.last_name
     if (patch.billing !== undefined) c.billing = mergeAddress(this.customerAddresses(c).billing, patch.billing)
     if (patch.shipping !== undefined) c.shipping = mergeAddress(this.customerAddresses(c).shipping, patch.shipping)
-    if (patch.meta_data !== undefined) c.metaData = this.meta(c.metaData, patch.meta_data)
+    if (patch.meta_data !== undefined) c.metaData = this.mergeMeta(c.metaData, patch.meta_data)
+    if (patch.password !== undefined) c.passwordHash = passwordHash(patch.password)
     c.modified = this.now()
+    this.customerRevision++
+    this.hooks.emit("profile_update", c.id, "customer")
+    return c
+  }
+
+  /**
+   * wp_delete_user: the customer's orders go to the `reassign` user, or become guest orders without one (as
+   * WooCommerce resets _customer_user); both are direct database updates that leave date_modified alone.
+   */
+  deleteCustomer(id: number, reassign: number | undefined): CustomerRecord {
+    const c = this.customerById.get(id)
+    if (c === undefined) throw invalidId("customer")
+    if (reassign !== undefined && reassign !== 0 && (reassign === id || (reassign !== ADMIN_USER_ID && !this.customerById.has(reassign)))) {
+      throw wcError(400, "woocommerce_rest_customer_invalid_reassign", "Invalid resource id for reassignment.")
+    }
+    for (const family of [this.liveOrders, this.trashedOrders]) for (const o of family.by.id.items) if (o.customerId === id) o.customerId = reassign ?? 0
+    this.hooks.emit("delete_user", id, "customer")
+    this.customerById.delete(id)
     this.customerRevision++
     return c
   }
@@ -345,35 +416,6 @@ export class StoreState {
       billing: c.billing ?? person?.billing ?? emptyAddress(true),
       shipping: c.shipping ?? person?.shipping ?? emptyAddress(false),
     }
-  }
-
-  // ---- products ----
-
-  updateProduct(id: number, patch: ProductInput): ProductRecord {
-    const p = this.productById.get(id)
-    if (p === undefined) throw invalidId("product", 400)
-    const regular = patch.regular_price === undefined ? undefined : parseCents(patch.regular_price)
-    const sale = patch.sale_price === undefined || patch.sale_price === "" ? undefined : parseCents(patch.sale_price)
-    if (patch.regular_price !== undefined && regular === undefined) throw wcError(400, "rest_invalid_param", "Invalid parameter(s): regular_price")
-    if (patch.sale_price !== undefined && patch.sale_price !== "" && sale === undefined) throw wcError(400, "rest_invalid_param", "Invalid parameter(s): sale_price")
-    this.productIndex.remove(p)
-    if (patch.name !== undefined) p.name = patch.name
-    if (patch.slug !== undefined) p.slug = patch.slug
-    if (patch.sku !== undefined) p.sku = patch.sku
-    if (patch.status !== undefined) p.status = patch.status
-    if (patch.featured !== undefined) p.featured = patch.featured
-    if (patch.description !== undefined) p.description = patch.description
-    if (patch.short_description !== undefined) p.shortDescription = patch.short_description
-    if (regular !== undefined) p.regularPrice = regular
-    if (patch.sale_price !== undefined) p.salePrice = sale ?? -1
-    if (patch.manage_stock !== undefined) p.manageStock = patch.manage_stock
-    if (patch.stock_quantity !== undefined) p.stockQuantity = patch.stock_quantity
-    if (patch.stock_status !== undefined) p.stockStatus = patch.stock_status
-    if (patch.weight !== undefined) p.weight = patch.weight
-    if (patch.menu_order !== undefined) p.menuOrder = patch.menu_order
-    p.modified = this.now()
-    this.productIndex.add(p)
-    return p
   }
 
   // ---- internals ----
@@ -413,7 +455,9 @@ export class StoreState {
 
   private currency(value: string | undefined): string | undefined {
     if (value === undefined) return undefined
-    if (!/^[A-Z]{3}$/.test(value)) throw wcError(400, "rest_invalid_param", "Invalid parameter(s): currency", { params: { currency: "currency is not a valid currency code." } })
+    if (!CURRENCY_CODES.includes(value)) {
+      throw wcError(400, "rest_invalid_param", "Invalid parameter(s): currency", { params: { currency: `currency is not one of ${CURRENCY_CODES.join(", ")}.` } })
+    }
     return value
   }
 
@@ -430,7 +474,8 @@ export class StoreState {
     if (product === undefined) throw wcError(400, "woocommerce_rest_invalid_product_id", `Product ID ${productId} is invalid.`)
     const variation = variationId === 0 ? undefined : this.variationById.get(variationId)
     if (variationId !== 0 && variation?.parentId !== productId) throw wcError(400, "woocommerce_rest_invalid_variation_id", `Variation ID ${variationId} is invalid.`)
-    return Math.round((priceOf(variation ?? product) * (CURRENCIES[currency]?.rate ?? 1000)) / 1000)
+    // The price now (a sale window written through the API counts); an item without a price sells for 0.
+    return Math.round(((currentPrice(variation ?? product, this.now()) ?? 0) * (CURRENCIES[currency]?.rate ?? 1000)) / 1000)
   }
 
   private newLineInputs(items: NonNullable<OrderInput["line_items"]>, currency: string): LineInput[] {
@@ -440,7 +485,7 @@ export class StoreState {
       const quantity = l.quantity ?? 1
       const subtotal = parseCents(l.subtotal) ?? this.unitPrice(productId, variationId, currency) * quantity
       const total = parseCents(l.total)
-      return { itemId: this.nextItemId++, productId, variationId, quantity, subtotal, ...(total === undefined ? {} : { total }) }
+      return { itemId: this.ids.take("item"), productId, variationId, quantity, subtotal, ...(total === undefined ? {} : { total }) }
     })
   }
 
@@ -473,8 +518,7 @@ export class StoreState {
       const fees: FeeRecord[] = (input.fee_lines ?? []).map((f) => ({ name: f.name ?? "Fee", total: parseCents(f.total) ?? 0 }))
       order.fees = fees.length > 0 ? fees : null
       // The shipping, fee, coupon and tax lines take consecutive item ids: a new set of fees needs a new block.
-      order.itemBase = this.nextItemId
-      this.nextItemId += 3 + fees.length
+      order.itemBase = this.ids.block("item", 3 + fees.length)
     }
   }
 
@@ -486,26 +530,37 @@ export class StoreState {
     if (input.payment_method_title !== undefined) extra.payment_method_title = input.payment_method_title
     if (input.transaction_id !== undefined) extra.transaction_id = input.transaction_id
     if (input.customer_note !== undefined) extra.customer_note = input.customer_note
-    if (input.meta_data !== undefined) extra.meta_data = this.meta(extra.meta_data ?? [], input.meta_data)
+    if (input.meta_data !== undefined) extra.meta_data = this.mergeMeta(extra.meta_data ?? [], input.meta_data)
     if (input.parent_id !== undefined) order.parentId = input.parent_id
   }
 
-  /** Status side effects: payment date for paid statuses or set_paid, completion date, trash bookkeeping. */
-  private applyStatus(order: OrderRecord, status: OrderStatus, setPaid: boolean, now: number): void {
+  /**
+   * Status side effects: payment date for paid statuses or set_paid, completion date, the status-change note and
+   * the stock movement (set_paid means processing and reduced stock, seed part 1 §3).
+   */
+  private applyStatus(order: OrderRecord, status: OrderStatus, setPaid: boolean, now: number, previous: OrderStatus): void {
     const next = setPaid && ["pending", "failed", "on-hold", "checkout-draft"].includes(status) ? "processing" : status
     order.status = next
     if ((setPaid || next === "processing" || next === "completed") && order.paid === 0) order.paid = now
     if (next === "completed" && order.completed === 0) order.completed = now
     const customer = order.paid > 0 ? this.customerById.get(order.customerId) : undefined
     if (customer !== undefined) customer.isPaying = true
+    if (next !== previous) this.statusNote(order, previous)
+    stockAfterStatus(this, order, setPaid)
   }
 
-  private meta(current: MetaEntry[], patch: ReadonlyArray<{ key: string; value: unknown }> | undefined): MetaEntry[] {
+  private statusNote(order: OrderRecord, previous: OrderStatus): void {
+    const name = (status: OrderStatus) => ORDER_STATUS_NAMES[status] ?? status
+    this.notes.add(order.id, `Order status changed from ${name(previous)} to ${name(order.status)}.`)
+  }
+
+  /** meta_data written by key: an existing key gets the new value, a new key a new row. */
+  mergeMeta(current: MetaEntry[], patch: ReadonlyArray<{ key: string; value: unknown }> | undefined): MetaEntry[] {
     const out = [...current]
     for (const m of patch ?? []) {
       const existing = out.find((e) => e.key === m.key)
       if (existing !== undefined) existing.value = m.value
-      else out.push({ id: this.nextMetaId++, key: m.key, value: m.value })
+      else out.push({ id: this.ids.take("meta"), key: m.key, value: m.value })
     }
     return out
   }

@@ -35,3 +35,40 @@ export const emptyShop = (options: StoreSimulatorOptions = {}): Promise<StoreSim
 export const simpleProductId = (sim: StoreSimulator): number => sim.state.products.find((p) => p.type === "simple")!.id
 
 export const at = (iso: string): number => Date.parse(iso)
+
+export interface Received {
+  method: string
+  url: string
+  headers: Record<string, string | string[] | undefined>
+  /** The body exactly as received, byte for byte. */
+  raw: Buffer
+}
+
+/**
+ * A real HTTP receiver on 127.0.0.1 for webhook deliveries: records every request and answers with the status
+ * `respond` gives (200 by default). `next(n)` resolves once n requests have arrived in total.
+ */
+export const startReceiver = async (respond: (r: Received) => number = () => 200) => {
+  const { createServer } = await import("node:http")
+  const received: Received[] = []
+  const waiters: Array<{ n: number; resolve: () => void }> = []
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on("data", (c: Buffer) => chunks.push(c))
+    req.on("end", () => {
+      const r: Received = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, raw: Buffer.concat(chunks) }
+      received.push(r)
+      res.writeHead(respond(r), { "content-type": "text/plain" })
+      res.end("ok")
+      for (const w of waiters.filter((x) => received.length >= x.n)) w.resolve()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const port = (server.address() as { port: number }).port
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    received,
+    next: (n: number) => new Promise<void>((resolve) => (received.length >= n ? resolve() : waiters.push({ n, resolve }))),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
