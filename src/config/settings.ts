@@ -12,6 +12,8 @@ export interface StoreSettings {
   readonly settleSeconds: number
   readonly maxAttempts: number
   readonly requestTimeoutMs: number
+  /** Requests in flight at once; long walks are split into this many slices walked together. */
+  readonly concurrency: number
 }
 
 const apiUrl = Config.string("STORE_API_URL").pipe(
@@ -35,7 +37,11 @@ export const storeSettingsConfig: Config.Config<StoreSettings> = Config.all({
   perPage: Config.integer("STORE_PER_PAGE").pipe(Config.withDefault(100)),
   settleSeconds: Config.integer("STORE_SETTLE_SECONDS").pipe(Config.withDefault(2)),
   maxAttempts: Config.integer("STORE_MAX_ATTEMPTS").pipe(Config.withDefault(8)),
-  requestTimeoutMs: Config.integer("STORE_REQUEST_TIMEOUT_MS").pipe(Config.withDefault(60_000))
+  requestTimeoutMs: Config.integer("STORE_REQUEST_TIMEOUT_MS").pipe(Config.withDefault(60_000)),
+  concurrency: Config.integer("STORE_CONCURRENCY").pipe(
+    Config.withDefault(4),
+    Config.validate({ message: "STORE_CONCURRENCY must be a whole number from 1 to 16", validation: (n) => n >= 1 && n <= 16 })
+  )
 })
 
 /** DATABASE_URL, when set, names the warehouse; otherwise an embedded PostgreSQL is started. */

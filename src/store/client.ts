@@ -1,4 +1,5 @@
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Context, Duration, Effect, Layer, Ref } from "effect"
 import type { StoreSettings } from "../config/settings.js"
 import { StoreAuthFailed, type StoreError, StoreRequestFailed, StoreUnreachable } from "./errors.js"
@@ -12,6 +13,8 @@ export interface Page {
   readonly totalPages: number
   /** The store's clock (HTTP Date header): upper bounds are frozen against it, not ours. */
   readonly serverTime: Date | undefined
+  /** The body as received (the items' JSON array): staged as is, it need not be serialized again. */
+  readonly json: string
 }
 
 export interface RetryPolicy {
@@ -25,6 +28,8 @@ export class StoreClient extends Context.Tag("shopsync/StoreClient")<StoreClient
   readonly storeId: string
   readonly perPage: number
   readonly settleSeconds: number
+  /** Requests allowed in flight at once (STORE_CONCURRENCY); callers may ask for more, they queue. */
+  readonly concurrency: number
   /** GET a list endpoint; 404 is an error like any other. */
   readonly list: (path: string, params?: QueryParams) => Effect.Effect<Page, StoreError>
   /** GET one resource (or a report). */
@@ -86,8 +91,10 @@ export const makeStoreClient = (settings: StoreSettings, policy: RetryPolicy) =>
   Effect.gen(function*() {
     const http = yield* HttpClient.HttpClient
     const requests = yield* Ref.make(0)
+    // Held for the exchange itself (not the parse, nor a retry's wait): what the store sees.
+    const inFlight = yield* Effect.makeSemaphore(settings.concurrency)
 
-    const send = (url: string): Effect.Effect<Answer, Transport> =>
+    const exchange = (url: string) =>
       Effect.gen(function*() {
         yield* Ref.update(requests, (n) => n + 1)
         const request = HttpClientRequest.get(url).pipe(
@@ -95,14 +102,7 @@ export const makeStoreClient = (settings: StoreSettings, policy: RetryPolicy) =>
           HttpClientRequest.acceptJson
         )
         const response = yield* http.execute(request)
-        const text = yield* response.text
-        let body: unknown = undefined
-        try {
-          body = text === "" ? undefined : JSON.parse(text)
-        } catch {
-          body = undefined
-        }
-        return { status: response.status, headers: response.headers, body, text }
+        return { status: response.status, headers: response.headers, text: yield* response.text }
       }).pipe(
         Effect.scoped,
         Effect.timeoutFail({
@@ -110,8 +110,20 @@ export const makeStoreClient = (settings: StoreSettings, policy: RetryPolicy) =>
           onTimeout: () => new Transport(`no answer within ${policy.timeoutMs} ms`)
         }),
         Effect.catchTag("RequestError", (e) => Effect.fail(new Transport(e.cause ? String(e.cause) : e.message))),
-        Effect.catchTag("ResponseError", (e) => Effect.fail(new Transport(e.message)))
+        Effect.catchTag("ResponseError", (e) => Effect.fail(new Transport(e.message))),
+        inFlight.withPermits(1)
       )
+
+    const send = (url: string): Effect.Effect<Answer, Transport> =>
+      Effect.map(exchange(url), (answer) => {
+        let body: unknown = undefined
+        try {
+          body = answer.text === "" ? undefined : JSON.parse(answer.text)
+        } catch {
+          body = undefined
+        }
+        return { ...answer, body }
+      })
 
     const fetchJson = (path: string, params: QueryParams = {}): Effect.Effect<Answer, StoreError> => {
       const url = new URL(settings.apiUrl + path)
@@ -162,6 +174,7 @@ export const makeStoreClient = (settings: StoreSettings, policy: RetryPolicy) =>
       storeId: settings.storeId,
       perPage: settings.perPage,
       settleSeconds: settings.settleSeconds,
+      concurrency: settings.concurrency,
       list: (path, params) =>
         fetchJson(path, params).pipe(
           Effect.flatMap((answer) => {
@@ -177,7 +190,8 @@ export const makeStoreClient = (settings: StoreSettings, policy: RetryPolicy) =>
               items,
               total: header(answer, "x-wp-total") ?? items.length,
               totalPages: header(answer, "x-wp-totalpages") ?? 1,
-              serverTime: date && !Number.isNaN(date.getTime()) ? date : undefined
+              serverTime: date && !Number.isNaN(date.getTime()) ? date : undefined,
+              json: answer.text
             })
           })
         ),

@@ -25,4 +25,6 @@ export interface RunContext {
   readonly changedOrders: Set<number>
   /** Registered customers seen on orders loaded by this run. */
   readonly orderCustomers: Set<number>
+  /** Completes when the orders stream has ended (or did not run): the two sets above are then whole. */
+  readonly ordersDone: Effect.Effect<void>
 }

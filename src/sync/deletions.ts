@@ -1,4 +1,4 @@
-import type { SqlClient } from "@effect/sql"
+import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import { StoreClient, type QueryParams } from "../store/client.js"
@@ -42,7 +42,7 @@ export const findDeleted = (
 
     const rangeParams = (a: number, b: number) => ({ [n.after]: toApiGmt(a - 1), [n.before]: toApiGmt(b), dates_are_gmt: true })
     const storeCount = (a: number, b: number) =>
-      Effect.forEach(spec.listings, (l) => store.list(spec.path, { ...l, ...rangeParams(a, b), per_page: 1 }))
+      Effect.forEach(spec.listings, (l) => store.list(spec.path, { ...l, ...rangeParams(a, b), per_page: 1 }), { concurrency: "unbounded" })
         .pipe(Effect.map((pages) => pages.reduce((sum, p) => sum + p.total, 0)))
     const storeIds = (a: number, b: number) =>
       Effect.gen(function*() {

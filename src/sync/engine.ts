@@ -1,5 +1,5 @@
-import type { SqlClient } from "@effect/sql"
-import { Context, Data, Effect, Either } from "effect"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import { Context, Data, Deferred, Effect, Either } from "effect"
 import { StoreClient } from "../store/client.js"
 import { migrate } from "../warehouse/migrate.js"
 import { sqlErrorText } from "../warehouse/sql-error.js"
@@ -55,9 +55,9 @@ const storeNow = Effect.flatMap(StoreClient, (store) =>
   store.list("/orders", { per_page: 1 }).pipe(Effect.map((page) => Math.floor((page.serverTime?.getTime() ?? Date.now()) / 1000))))
 
 /**
- * One sync or backfill: takes the store's lock, freezes an upper bound, runs the streams (orders, then
- * refunds and customers which build on what orders found, beside products; reports last, for the days
- * the others touched), and records the run. A failing stream does not stop the others.
+ * One sync or backfill: takes the store's lock, freezes an upper bound, runs the streams (orders, refunds,
+ * customers and products together; reports last, for the days the others touched), stores the daily sums
+ * of the days that changed, and records the run. A failing stream does not stop the others.
  */
 export const runSync = (request: SyncRequest) =>
   Effect.gen(function*() {
@@ -70,8 +70,11 @@ export const runSync = (request: SyncRequest) =>
     // Before the run is recorded: a wrong key or URL fails here, with nothing half-done.
     const upper = (yield* storeNow) - store.settleSeconds
     yield* query("run_mark_interrupted", [store.storeId])
+    // What a run that stopped early left to store, so the views are fast while this one runs.
+    yield* storeDailyTotals(store.storeId)
     const [run] = yield* query<{ id: string }>("run_start", [store.storeId, request.mode.kind, request.streams])
     const runId = Number(run!.id)
+    const ordersDone = yield* Deferred.make<void>()
     const ctx: RunContext = {
       storeId: store.storeId,
       runId,
@@ -79,7 +82,8 @@ export const runSync = (request: SyncRequest) =>
       upper,
       progress,
       changedOrders: new Set(),
-      orderCustomers: new Set()
+      orderCustomers: new Set(),
+      ordersDone: Deferred.await(ordersDone)
     }
     const selected = (name: StreamName) => request.streams.includes(name)
     const results: StreamResult[] = []
@@ -99,14 +103,16 @@ export const runSync = (request: SyncRequest) =>
         })
         : Effect.void
 
+    // All at once, sharing the store's STORE_CONCURRENCY requests; what builds on the orders a run found
+    // (refunds per order, customers by id) waits for ctx.ordersDone.
     yield* Effect.all([
-      runStream("orders", syncOrders(ctx)).pipe(
-        Effect.zipRight(runStream("refunds", syncRefunds(ctx))),
-        Effect.zipRight(runStream("customers", syncCustomers(ctx, request.customersFullScanHours)))
-      ),
+      runStream("orders", syncOrders(ctx)).pipe(Effect.ensuring(Deferred.succeed(ordersDone, undefined))),
+      runStream("refunds", syncRefunds(ctx)),
+      runStream("customers", syncCustomers(ctx, request.customersFullScanHours)),
       runStream("products", syncProducts(ctx))
     ], { concurrency: "unbounded", discard: true })
     yield* runStream("reports", syncReports(ctx))
+    yield* storeDailyTotals(ctx.storeId)
 
     const failures = results.filter((r) => r.error !== undefined).map((r) => ({ stream: r.stream, error: r.error! }))
     const requests = yield* store.requestCount
@@ -116,6 +122,16 @@ export const runSync = (request: SyncRequest) =>
     const ordered = STREAMS.flatMap((s) => results.filter((r) => r.stream === s))
     return { runId, streams: ordered, requests, seconds: (Date.now() - started) / 1000 } satisfies RunSummary
   }).pipe(Effect.scoped)
+
+/**
+ * Stores the daily sums of the days written since they were last stored. The daily views stay exact
+ * without it (they compute those days from the tables); it is what keeps them fast, so a failure here
+ * is only worth a warning.
+ */
+const storeDailyTotals = (storeId: string) =>
+  query("daily_totals_refresh", [storeId]).pipe(
+    Effect.catchAll((e) => Effect.logWarning(`daily totals not stored (the views compute them meanwhile): ${errorText(e)}`))
+  )
 
 /** A stream's failure in one line; a warehouse error carries PostgreSQL's own message, not just "failed to execute". */
 const errorText = (e: unknown): string =>

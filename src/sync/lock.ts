@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Duration, Effect } from "effect"
 import { sqlFile } from "../warehouse/sql-files.js"
 

@@ -1,10 +1,10 @@
-import type { SqlClient } from "@effect/sql"
+import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Effect } from "effect"
+import { type Context, Effect } from "effect"
 import { StoreClient, type QueryParams } from "../store/client.js"
 import { type StoreError, StoreDocumentInvalid } from "../store/errors.js"
 import type { PageCheck } from "../store/schemas.js"
-import { type Cursor, type LoadKind, loadPage } from "../warehouse/writer.js"
+import type { Cursor, LoadKind } from "../warehouse/writer.js"
 import { fromApiGmt, toApiGmt } from "./time.js"
 
 export type Doc = Record<string, unknown> & { readonly id: number }
@@ -22,15 +22,34 @@ export interface WalkSpec {
   readonly prepare?: (docs: ReadonlyArray<Doc>) => ReadonlyArray<Doc>
 }
 
-export interface WalkRun {
-  readonly storeId: string
-  /** State key the cursor is checkpointed under; null walks without moving any cursor. */
-  readonly stream: string | null
+/** Rows ordered after `lower` (null: from the start) and dated before the epoch second `upper`. */
+interface Range {
   readonly lower: Cursor | null
-  /** Exclusive upper bound (epoch second), frozen at the start of the run against the store's clock. */
   readonly upper: number
-  readonly onPage: (docs: ReadonlyArray<Doc>, page: { readonly total: number }) => Effect.Effect<void>
 }
+
+/**
+ * Loads a page's new rows and checkpoints `cursor` (every row at or before it is then loaded), in one
+ * transaction. Called in walk order, one page at a time; `json` is the rows' JSON when the page was
+ * taken whole.
+ */
+type Commit = (
+  docs: ReadonlyArray<Doc>,
+  cursor: Cursor | null,
+  total: number,
+  json?: string
+) => Effect.Effect<void, SqlError, SqlClient.SqlClient>
+
+interface Walked {
+  readonly rows: number
+  readonly cursor: Cursor | null
+  /** X-WP-Total of the first request: the rows from `lower`'s second to `upper`. */
+  readonly total: number
+  /** False when the walk stopped early (`firstPageOnly`) with rows left in the range. */
+  readonly done: boolean
+}
+
+type Store = Context.Tag.Service<StoreClient>
 
 const stampField = (field: WalkSpec["field"]) => (field === "modified" ? "date_modified_gmt" : "date_created_gmt")
 const bounds = (field: WalkSpec["field"]) =>
@@ -38,70 +57,102 @@ const bounds = (field: WalkSpec["field"]) =>
     ? { after: "modified_after", before: "modified_before", orderby: "modified" }
     : { after: "after", before: "before", orderby: "date" }
 
+/** A row's position second (epoch) in the walk's order. */
+export const stampOf = (field: WalkSpec["field"]) => (doc: Doc) => fromApiGmt(String(doc[stampField(field)]))
+
 const isAfter = (second: number, id: number, cursor: Cursor | null) =>
   cursor === null || second > cursor.at || (second === cursor.at && cursor.id !== null && id > cursor.id)
 
 /**
- * Loads every row of `spec` ordered after `run.lower` and before `run.upper`, page by page, each page
- * and its checkpoint in one transaction.
+ * The list request for rows from `cursor` on (the API's filters are strict and one-second coarse: with an
+ * id in the cursor its second is asked again and the rows at or before it are skipped by the caller).
+ */
+export const rangeParams = (spec: WalkSpec, store: Store, cursor: Cursor | null, upper: number, page = { size: store.perPage, number: 1 }) => {
+  const names = bounds(spec.field)
+  const from = cursor === null ? undefined : cursor.id === null ? cursor.at : cursor.at - 1
+  return {
+    ...spec.params,
+    [names.after]: from === undefined ? undefined : toApiGmt(from),
+    [names.before]: toApiGmt(upper),
+    dates_are_gmt: true,
+    orderby: names.orderby,
+    order: "asc",
+    per_page: page.size,
+    page: page.number
+  }
+}
+
+const checker = (spec: WalkSpec) => (docs: ReadonlyArray<unknown>) => {
+  const problem = spec.check(docs)
+  if (problem !== undefined) return Effect.fail(new StoreDocumentInvalid({ url: spec.path, detail: problem }))
+  const typed = docs as ReadonlyArray<Doc>
+  return Effect.succeed(spec.prepare ? spec.prepare(typed) : typed)
+}
+
+/**
+ * Loads every row of `spec` in `range`, page by page, each page with its checkpoint in one transaction.
  *
  * Every request restarts from the cursor (modified_after = cursor second − 1, i.e. ≥ that second, then
  * skipping rows at or before the cursor), so rows that change or vanish while we page cannot shift
- * unread rows out of reach. The API's filters are strict and one-second coarse, so when more than a
- * page of rows share the cursor's second, that second is read on its own (`readSecond`).
+ * unread rows out of reach. That also means the next request is known as soon as a page arrives: it is
+ * sent while the page loads, and loads and checkpoints still happen strictly in order. The API's filters
+ * are one-second coarse, so when more than a page of rows share the cursor's second, that second is
+ * read on its own (`readSecond`).
  */
-export const walk = (spec: WalkSpec, run: WalkRun): Effect.Effect<number, StoreError | SqlError, StoreClient | SqlClient.SqlClient> =>
+export const walkRange = (
+  spec: WalkSpec,
+  range: Range,
+  commit: Commit,
+  options: { readonly firstPageOnly?: boolean } = {}
+): Effect.Effect<Walked, StoreError | SqlError, StoreClient | SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const store = yield* StoreClient
-    const names = bounds(spec.field)
-    const stamp = (doc: Doc) => fromApiGmt(String(doc[stampField(spec.field)]))
-    let cursor = run.lower
-    let loaded = 0
-
-    const checked = (docs: ReadonlyArray<unknown>, path: string) => {
-      const problem = spec.check(docs)
-      if (problem !== undefined) return Effect.fail(new StoreDocumentInvalid({ url: path, detail: problem }))
-      const typed = docs as ReadonlyArray<Doc>
-      return Effect.succeed(spec.prepare ? spec.prepare(typed) : typed)
-    }
-    const save = (docs: ReadonlyArray<Doc>, next: Cursor | null, total: number) =>
-      loadPage(spec.kind, run.storeId, docs, run.stream === null ? undefined : { stream: run.stream, cursor: next }).pipe(
-        Effect.zipRight(run.onPage(docs, { total })),
-        Effect.tap(() => Effect.sync(() => { loaded += docs.length }))
+    const stamp = stampOf(spec.field)
+    const checked = checker(spec)
+    let cursor = range.lower
+    let rows = 0
+    const save = (docs: ReadonlyArray<Doc>, next: Cursor | null, total: number, json?: string) =>
+      commit(docs, next, total, json).pipe(Effect.tap(() => Effect.sync(() => { rows += docs.length })))
+    const fetch = (from: Cursor | null) =>
+      store.list(spec.path, rangeParams(spec, store, from, range.upper)).pipe(
+        Effect.flatMap((page) => Effect.map(checked(page.items), (docs) => ({ docs, total: page.total, json: page.json })))
       )
 
-    while (true) {
-      if (cursor !== null && cursor.at >= run.upper) break
-      const from = cursor === null ? undefined : cursor.id === null ? cursor.at : cursor.at - 1
-      const page = yield* store.list(spec.path, {
-        ...spec.params,
-        [names.after]: from === undefined ? undefined : toApiGmt(from),
-        [names.before]: toApiGmt(run.upper),
-        dates_are_gmt: true,
-        orderby: names.orderby,
-        order: "asc",
-        per_page: store.perPage,
-        page: 1
-      })
-      const docs = yield* checked(page.items, spec.path)
-      const fresh = docs.filter((d) => isAfter(stamp(d), d.id, cursor))
+    if (cursor !== null && cursor.at >= range.upper) return { rows, cursor, total: 0, done: true }
+    let page = yield* fetch(cursor)
+    const total = page.total
+    for (let pages = 1; ; pages++) {
+      const { docs } = page
       if (docs.length === 0) break
+      const fresh = docs.filter((d) => isAfter(stamp(d), d.id, cursor))
       if (fresh.length === 0) {
         if (docs.length < store.perPage) break
         // A full page of rows at or before the cursor: they all share the cursor's second.
         const second = cursor!.at
         const done = cursor!.id ?? 0
-        yield* readSecond(spec, second, checked, (rows, total) => save(rows.filter((d) => d.id > done), cursor, total))
+        yield* readSecond(spec, second, (batch, t) => save(batch.filter((d) => d.id > done), cursor, t))
         cursor = { at: second, id: null }
         yield* save([], cursor, page.total)
+        if (cursor.at >= range.upper - 1) break
+        page = yield* fetch(cursor)
         continue
       }
       const last = fresh[fresh.length - 1]!
       cursor = { at: stamp(last), id: last.id }
-      yield* save(fresh, cursor, page.total)
-      if (docs.length < store.perPage) break
+      const json = fresh.length === docs.length && spec.prepare === undefined ? page.json : undefined
+      if (docs.length < store.perPage) {
+        yield* save(fresh, cursor, page.total, json)
+        break
+      }
+      if (options.firstPageOnly && pages === 1) {
+        yield* save(fresh, cursor, page.total, json)
+        return { rows, cursor, total, done: false }
+      }
+      // The page is saved even when the prefetch fails; then the failure stops the walk.
+      const [, next] = yield* Effect.all([save(fresh, cursor, page.total, json), Effect.either(fetch(cursor))], { concurrency: 2 })
+      page = yield* next
     }
-    return loaded
+    return { rows, cursor, total, done: true }
   })
 
 /**
@@ -113,12 +164,12 @@ export const walk = (spec: WalkSpec, run: WalkRun): Effect.Effect<number, StoreE
 const readSecond = (
   spec: WalkSpec,
   second: number,
-  checked: (docs: ReadonlyArray<unknown>, path: string) => Effect.Effect<ReadonlyArray<Doc>, StoreDocumentInvalid>,
   save: (docs: ReadonlyArray<Doc>, total: number) => Effect.Effect<void, SqlError, SqlClient.SqlClient>
 ) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
     const names = bounds(spec.field)
+    const checked = checker(spec)
     for (let pass = 1; pass <= 5; pass++) {
       let firstTotal: number | undefined
       let stable = true
@@ -135,7 +186,7 @@ const readSecond = (
         })
         firstTotal ??= page.total
         if (page.total !== firstTotal) stable = false
-        const docs = yield* checked(page.items, spec.path)
+        const docs = yield* checked(page.items)
         yield* save(docs, page.total)
         if (docs.length < store.perPage) break
       }

@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import { sqlFile } from "./sql-files.js"
@@ -21,24 +21,39 @@ export interface StreamState {
 export const query = <A extends object = Record<string, unknown>>(name: string, params: ReadonlyArray<unknown> = []) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(sqlFile(`queries/${name}`), params as Array<unknown>))
 
+/** What goes with a page besides its documents. */
+interface PageExtras<E, R> {
+  /** The stream's checkpoint, run in the page's transaction after its rows are merged. */
+  readonly checkpoint?: Effect.Effect<void, E, R>
+  /** Parameters of `sql/load/<kind>.sql` (which must then be a single statement). */
+  readonly mergeParams?: ReadonlyArray<unknown>
+  /** The documents' JSON array as the store sent it, when they are exactly those: staged without serializing them again. */
+  readonly json?: string
+}
+
 /**
- * Merges one page of documents (and advances the stream's cursor, when given) in a single
+ * Merges one page of documents (and runs the stream's checkpoint, when given) in a single
  * transaction: a crash leaves either both or neither, so the next run resumes exactly here.
+ *
+ * The commit does not wait for the WAL flush (synchronous_commit off): a server crash can lose the
+ * last few committed pages, but only whole transactions, each with its checkpoint, so the stream
+ * resumes before them; what it buys is one disk flush less per page.
  */
-export const loadPage = (
+export const loadPage = <E = never, R = never>(
   kind: LoadKind,
   storeId: string,
   docs: ReadonlyArray<unknown>,
-  checkpoint?: { readonly stream: string; readonly cursor: Cursor | null; readonly details?: unknown }
-): Effect.Effect<void, SqlError, SqlClient.SqlClient> =>
+  extras: PageExtras<E, R> = {}
+): Effect.Effect<void, SqlError | E, SqlClient.SqlClient | R> =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql.withTransaction(Effect.gen(function*() {
+      yield* sql.unsafe("SET LOCAL synchronous_commit = off")
       if (docs.length > 0) {
         yield* sql.unsafe(sqlFile("load/stage"))
-        yield* sql.unsafe(sqlFile("load/stage_insert"), [storeId, JSON.stringify(docs)])
-        yield* sql.unsafe(sqlFile(`load/${kind}`))
+        yield* sql.unsafe(sqlFile("load/stage_insert"), [storeId, extras.json ?? JSON.stringify(docs)])
+        yield* sql.unsafe(sqlFile(`load/${kind}`), (extras.mergeParams ?? []) as Array<unknown>)
       }
-      if (checkpoint) yield* saveCursor(storeId, checkpoint.stream, checkpoint.cursor, docs.length, checkpoint.details)
+      if (extras.checkpoint) yield* extras.checkpoint
     })))
 
 export const saveCursor = (storeId: string, stream: string, cursor: Cursor | null, rows: number, details?: unknown) =>

@@ -16,7 +16,7 @@ const SilentProgress = Layer.succeed(Progress, Progress.of({ page: () => Effect.
 export interface Harness {
   readonly sim: StoreSimulator
   readonly dbUrl: string
-  readonly sync: (options?: { streams?: ReadonlyArray<StreamName>; mode?: RunMode; wait?: boolean }) => ReturnType<typeof runPromiseSync>
+  readonly sync: (options?: SyncOptions) => ReturnType<typeof runPromiseSync>
   readonly rows: <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>
   /** analytics.daily_net_sales in the reference's shape, for direct comparison. */
   readonly netSales: () => Promise<Array<Record<string, string | number>>>
@@ -26,13 +26,21 @@ export interface Harness {
   readonly close: () => Promise<void>
 }
 
+interface SyncOptions {
+  streams?: ReadonlyArray<StreamName>
+  mode?: RunMode
+  wait?: boolean
+  /** SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS; default 0 (a full scan every run). */
+  customersFullScanHours?: number
+}
+
 type Runtime = ManagedRuntime.ManagedRuntime<StoreClient | Progress | import("@effect/sql").SqlClient.SqlClient, unknown>
-const runPromiseSync = (runtime: Runtime, options: { streams?: ReadonlyArray<StreamName>; mode?: RunMode; wait?: boolean }) =>
+const runPromiseSync = (runtime: Runtime, options: SyncOptions) =>
   runtime.runPromise(runSync({
     streams: options.streams ?? STREAMS,
     mode: options.mode ?? { kind: "sync" },
     waitForLock: options.wait ?? false,
-    customersFullScanHours: 0
+    customersFullScanHours: options.customersFullScanHours ?? 0
   }))
 
 /** A simulator over real HTTP, a fresh database on the embedded server, and the real sync engine between them. */
@@ -51,6 +59,7 @@ export const makeHarness = async (
     settleSeconds: 0,
     maxAttempts: 6,
     requestTimeoutMs: 5_000,
+    concurrency: 4,
     ...storeOptions
   }
   const layer = Layer.mergeAll(

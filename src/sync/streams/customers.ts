@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto"
 import { Effect } from "effect"
 import { StoreClient } from "../../store/client.js"
 import { StoreDocumentInvalid } from "../../store/errors.js"
@@ -9,18 +10,31 @@ import { existsOrNotFound } from "./orders.js"
 const check = validator(Customer)
 const PATH = "/customers"
 
+/** The md5 of a document's JSON text: what store.customers.doc_hash holds. */
+const hashOf = (doc: unknown) => createHash("md5").update(JSON.stringify(doc)).digest("hex")
+
+/**
+ * Loads the customers of a page whose document is new or changed; the others are only compared (their
+ * hashes, read for the page's ids), so a scan of an unchanged store sends the warehouse no documents.
+ */
 const loadChecked = (ctx: RunContext, items: ReadonlyArray<unknown>, total: number) =>
   Effect.gen(function*() {
     const problem = check(items)
     if (problem !== undefined) return yield* new StoreDocumentInvalid({ url: PATH, detail: problem })
-    yield* loadPage("customers", ctx.storeId, items)
+    const customers = (items as ReadonlyArray<Customer>).map((doc) => ({ doc, hash: hashOf(doc) }))
+    const stored = yield* query<{ id: string; doc_hash: string }>("customers_hashes", [ctx.storeId, customers.map((c) => c.doc.id)])
+    const known = new Map(stored.map((r) => [Number(r.id), r.doc_hash]))
+    const changed = customers.filter((c) => known.get(c.doc.id) !== c.hash)
+    if (changed.length > 0) {
+      const hashes = Object.fromEntries(changed.map((c) => [c.doc.id, c.hash]))
+      yield* loadPage("customers", ctx.storeId, changed.map((c) => c.doc), { mergeParams: [JSON.stringify(hashes)] })
+    }
     yield* ctx.progress.page("customers", items.length, total)
-    return (items as ReadonlyArray<Customer>).map((c) => c.id)
   })
 
 /**
  * Customers have no modified filter, so changes are found by a full scan whose unchanged rows are not
- * rewritten (hash comparison in SQL). Between full scans (when SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS > 0)
+ * sent to the warehouse (hash comparison). Between full scans (when SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS > 0)
  * only the customers of orders loaded by this run are fetched, by id.
  */
 export const syncCustomers = (ctx: RunContext, fullScanHours: number) =>
@@ -28,7 +42,7 @@ export const syncCustomers = (ctx: RunContext, fullScanHours: number) =>
     const state = yield* readState(ctx.storeId, "customers")
     const lastFull = Number(state.details.lastFullScan ?? 0)
     const due = ctx.mode.kind === "backfill" || fullScanHours <= 0 || ctx.upper - lastFull >= fullScanHours * 3600
-    if (!due) return { rows: yield* byId(ctx), deleted: 0 }
+    if (!due) return { rows: yield* Effect.zipRight(ctx.ordersDone, byId(ctx)), deleted: 0 }
     const { rows, seen } = yield* fullScan(ctx)
     const gone = idsOf(yield* query<{ id: string }>("customers_live_ids", [ctx.storeId])).filter((id) => !seen.has(id))
     const deleted: number[] = []
@@ -39,26 +53,32 @@ export const syncCustomers = (ctx: RunContext, fullScanHours: number) =>
   })
 
 /**
- * Pages by id. A customer deleted mid-scan shifts later rows back a page; a pass counts as complete
- * only when X-WP-Total held still, otherwise the scan runs again (ids accumulate across passes).
+ * Pages by id, STORE_CONCURRENCY pages at a time once the first page has told how many there are (and
+ * on past them while pages come back full). A customer deleted mid-scan shifts later rows back a page;
+ * a pass counts as complete only when every page saw the first page's X-WP-Total, otherwise the scan
+ * runs again (ids accumulate across passes).
  */
 const fullScan = (ctx: RunContext) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
     const seen = new Set<number>()
     let rows = 0
+    const scanPage = (page: number) =>
+      store.list(PATH, { orderby: "id", order: "asc", per_page: store.perPage, page }).pipe(
+        Effect.flatMap((p) => loadChecked(ctx, p.items, p.total).pipe(Effect.as(p))),
+        Effect.map((p) => {
+          for (const c of p.items as ReadonlyArray<Customer>) seen.add(c.id)
+          rows += p.items.length
+          return { total: p.total, full: p.items.length === store.perPage }
+        })
+      )
     for (let pass = 1; pass <= 3; pass++) {
-      let firstTotal: number | undefined
-      let stable = true
-      for (let page = 1; ; page++) {
-        const p = yield* store.list(PATH, { orderby: "id", order: "asc", per_page: store.perPage, page })
-        firstTotal ??= p.total
-        if (p.total !== firstTotal) stable = false
-        for (const id of yield* loadChecked(ctx, p.items, p.total)) seen.add(id)
-        rows += p.items.length
-        if (p.items.length < store.perPage) break
-      }
-      if (stable) break
+      const first = yield* scanPage(1)
+      const pages = Math.ceil(first.total / store.perPage)
+      const rest = yield* Effect.forEach(Array.from({ length: Math.max(0, pages - 1) }, (_, i) => i + 2), scanPage, { concurrency: store.concurrency })
+      const scanned = [first, ...rest]
+      for (let page = scanned.length + 1; scanned[scanned.length - 1]!.full; page++) scanned.push(yield* scanPage(page))
+      if (scanned.every((p) => p.total === first.total)) break
       yield* Effect.logInfo(`customers: the customer count changed during the scan; scanning again (pass ${pass + 1})`)
     }
     return { rows, seen }
@@ -72,7 +92,8 @@ const byId = (ctx: RunContext) =>
     for (let i = 0; i < ids.length; i += store.perPage) {
       const chunk = ids.slice(i, i + store.perPage)
       const p = yield* store.list(PATH, { include: chunk.join(","), per_page: store.perPage })
-      rows += (yield* loadChecked(ctx, p.items, ids.length)).length
+      yield* loadChecked(ctx, p.items, ids.length)
+      rows += p.items.length
     }
     return rows
   })

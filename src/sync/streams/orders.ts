@@ -2,10 +2,10 @@ import { Effect } from "effect"
 import { StoreClient } from "../../store/client.js"
 import { StoreRequestFailed } from "../../store/errors.js"
 import { validator, Order } from "../../store/schemas.js"
-import { readState } from "../../warehouse/writer.js"
 import type { RunContext } from "../context.js"
 import { type DeletionSpec, findDeleted } from "../deletions.js"
-import { type Doc, walk, type WalkSpec } from "../walk.js"
+import { walkStream } from "../slices.js"
+import type { Doc, WalkSpec } from "../walk.js"
 import { createdWindow } from "./window.js"
 
 /** `status=any` leaves out trashed orders, so trash is walked as a listing of its own with its own cursor. */
@@ -43,13 +43,9 @@ export const syncOrders = (ctx: RunContext) =>
     let rows = 0
     for (const listing of LISTINGS) {
       const spec: WalkSpec = { path: "/orders", params: listing.params, field: "modified", kind: "orders", check: validator(Order) }
-      if (ctx.mode.kind === "backfill") {
-        const window = createdWindow(ctx.mode, ctx.upper)
-        rows += yield* walk({ ...spec, field: "created" }, { storeId: ctx.storeId, stream: null, lower: window.lower, upper: window.upper, onPage })
-      } else {
-        const state = yield* readState(ctx.storeId, listing.stream)
-        rows += yield* walk(spec, { storeId: ctx.storeId, stream: listing.stream, lower: state.cursor, upper: ctx.upper, onPage })
-      }
+      rows += yield* (ctx.mode.kind === "backfill"
+        ? walkStream({ ...spec, field: "created" }, { storeId: ctx.storeId, stream: null, ...createdWindow(ctx.mode, ctx.upper), onPage })
+        : walkStream(spec, { storeId: ctx.storeId, stream: listing.stream, upper: ctx.upper, onPage }))
     }
     const deleted = yield* findDeleted(deletionSpec, ctx.storeId, ctx.upper)
     if (deleted.length > 0) yield* Effect.logInfo(`orders: ${deleted.length} deleted in the store, marked deleted`)

@@ -1,10 +1,11 @@
 import { Effect } from "effect"
+import { StoreClient } from "../../store/client.js"
 import { validator, Product, Variation } from "../../store/schemas.js"
-import { readState } from "../../warehouse/writer.js"
 import { replaceChildren } from "../children.js"
 import type { RunContext } from "../context.js"
 import { findDeleted } from "../deletions.js"
-import { type Doc, walk, type WalkSpec } from "../walk.js"
+import { walkStream } from "../slices.js"
+import type { Doc, WalkSpec } from "../walk.js"
 import { existsOrNotFound } from "./orders.js"
 import { createdWindow } from "./window.js"
 
@@ -24,14 +25,13 @@ export const syncProducts = (ctx: RunContext) =>
     let rows = 0
     for (const listing of LISTINGS) {
       const spec: WalkSpec = { path: "/products", params: listing.params, field: "modified", kind: "products", check: validator(Product) }
-      if (ctx.mode.kind === "backfill") {
-        rows += yield* walk({ ...spec, field: "created" }, { storeId: ctx.storeId, stream: null, ...createdWindow(ctx.mode, ctx.upper), onPage })
-      } else {
-        const state = yield* readState(ctx.storeId, listing.stream)
-        rows += yield* walk(spec, { storeId: ctx.storeId, stream: listing.stream, lower: state.cursor, upper: ctx.upper, onPage })
-      }
+      rows += yield* (ctx.mode.kind === "backfill"
+        ? walkStream({ ...spec, field: "created" }, { storeId: ctx.storeId, stream: null, ...createdWindow(ctx.mode, ctx.upper), onPage })
+        : walkStream(spec, { storeId: ctx.storeId, stream: listing.stream, upper: ctx.upper, onPage }))
     }
-    for (const productId of variable) rows += yield* syncVariations(ctx.storeId, productId)
+    const store = yield* StoreClient
+    const variations = yield* Effect.forEach(variable, (productId) => syncVariations(ctx.storeId, productId), { concurrency: store.concurrency })
+    rows += variations.reduce((n, v) => n + v, 0)
     const deleted = yield* findDeleted(
       { table: "products", path: "/products", field: "modified", listings: LISTINGS.map((l) => l.params), stillExists: (id) => existsOrNotFound(`/products/${id}`) },
       ctx.storeId,

@@ -1,11 +1,12 @@
 import { Effect } from "effect"
+import { StoreClient } from "../../store/client.js"
 import { StoreRequestFailed } from "../../store/errors.js"
 import { validator, Refund } from "../../store/schemas.js"
-import { readState } from "../../warehouse/writer.js"
 import { replaceChildren } from "../children.js"
 import type { RunContext } from "../context.js"
 import { findDeleted } from "../deletions.js"
-import { type Doc, walk, type WalkSpec } from "../walk.js"
+import { walkStream } from "../slices.js"
+import type { Doc, WalkSpec } from "../walk.js"
 import { createdWindow } from "./window.js"
 
 const spec: WalkSpec = { path: "/refunds", params: {}, field: "created", kind: "refunds", check: validator(Refund) }
@@ -22,14 +23,14 @@ export const syncRefunds = (ctx: RunContext) =>
     const onPage = (docs: ReadonlyArray<Doc>, page: { total: number }) => ctx.progress.page("refunds", docs.length, page.total)
 
     const storeWide = ctx.mode.kind === "backfill"
-      ? walk(spec, { storeId: ctx.storeId, stream: null, ...createdWindow(ctx.mode, ctx.upper), onPage: onPage })
-      : Effect.flatMap(readState(ctx.storeId, "refunds"), (state) =>
-        walk(spec, { storeId: ctx.storeId, stream: "refunds", lower: state.cursor, upper: ctx.upper, onPage: onPage }))
+      ? walkStream(spec, { storeId: ctx.storeId, stream: null, ...createdWindow(ctx.mode, ctx.upper), onPage })
+      : walkStream(spec, { storeId: ctx.storeId, stream: "refunds", upper: ctx.upper, onPage })
 
     const rows = yield* storeWide.pipe(
       Effect.map((n) => ({ rows: n, storeWide: true })),
       Effect.catchIf(isNoRoute, () =>
         Effect.logInfo("refunds: this store has no store-wide /refunds endpoint; reading refunds per changed order").pipe(
+          Effect.zipRight(ctx.ordersDone),
           Effect.zipRight(perOrder(ctx, onPage)),
           Effect.map((n) => ({ rows: n, storeWide: false }))
         ))
@@ -48,18 +49,15 @@ export const syncRefunds = (ctx: RunContext) =>
 
 const perOrder = (ctx: RunContext, onPage: (docs: ReadonlyArray<Doc>, page: { total: number }) => Effect.Effect<void>) =>
   Effect.gen(function*() {
-    let rows = 0
-    for (const orderId of ctx.changedOrders) {
-      const docs = yield* replaceChildren({
+    const store = yield* StoreClient
+    const counts = yield* Effect.forEach(ctx.changedOrders, (orderId) =>
+      replaceChildren({
         storeId: ctx.storeId,
         parentId: orderId,
         path: `/orders/${orderId}/refunds`,
         kind: "refunds",
         check: validator(Refund),
         markMissing: "refunds_of_order_mark_deleted"
-      })
-      yield* onPage(docs, { total: ctx.changedOrders.size })
-      rows += docs.length
-    }
-    return rows
+      }).pipe(Effect.tap((docs) => onPage(docs, { total: ctx.changedOrders.size })), Effect.map((docs) => docs.length)), { concurrency: store.concurrency })
+    return counts.reduce((n, c) => n + c, 0)
   })

@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Schema } from "effect"
 import { StoreClient } from "../../store/client.js"
 import { StoreDocumentInvalid } from "../../store/errors.js"
@@ -32,23 +32,25 @@ export const syncReports = (ctx: RunContext) =>
     const store = yield* StoreClient
     const sql = yield* SqlClient.SqlClient
     const pending = (yield* query<{ day: string }>("report_days_pending", [ctx.storeId])).map((r) => r.day)
-    let rows = 0
-    for (const span of spans(pending)) {
-      const body = yield* store.get("/reports/sales", { date_min: span.first, date_max: span.last })
-      const report = decode(body)
-      if (report._tag === "Left") return yield* new StoreDocumentInvalid({ url: "/reports/sales", detail: String(report.left) })
-      const [{ totals, totals_grouped_by }] = report.right
-      if (totals_grouped_by !== "day") {
-        return yield* new StoreDocumentInvalid({ url: "/reports/sales", detail: `totals grouped by ${totals_grouped_by}, expected day` })
-      }
-      const days = Object.entries(totals).map(([day, t]) => ({ day, ...t }))
-      yield* sql.withTransaction(
-        query("sales_report_upsert", [ctx.storeId, JSON.stringify(days)]).pipe(
-          Effect.zipRight(query("report_days_done", [ctx.storeId, span.first, span.last]))
+    // Spans are independent (each with its days' checkpoint): asked for together.
+    const loadSpan = (span: { readonly first: string; readonly last: string }) =>
+      Effect.gen(function*() {
+        const body = yield* store.get("/reports/sales", { date_min: span.first, date_max: span.last })
+        const report = decode(body)
+        if (report._tag === "Left") return yield* new StoreDocumentInvalid({ url: "/reports/sales", detail: String(report.left) })
+        const [{ totals, totals_grouped_by }] = report.right
+        if (totals_grouped_by !== "day") {
+          return yield* new StoreDocumentInvalid({ url: "/reports/sales", detail: `totals grouped by ${totals_grouped_by}, expected day` })
+        }
+        const days = Object.entries(totals).map(([day, t]) => ({ day, ...t }))
+        yield* sql.withTransaction(
+          query("sales_report_upsert", [ctx.storeId, JSON.stringify(days)]).pipe(
+            Effect.zipRight(query("report_days_done", [ctx.storeId, span.first, span.last]))
+          )
         )
-      )
-      yield* ctx.progress.page("reports", days.length, pending.length)
-      rows += days.length
-    }
-    return { rows, deleted: 0 }
+        yield* ctx.progress.page("reports", days.length, pending.length)
+        return days.length
+      })
+    const loaded = yield* Effect.forEach(spans(pending), loadSpan, { concurrency: store.concurrency })
+    return { rows: loaded.reduce((n, d) => n + d, 0), deleted: 0 }
   })
