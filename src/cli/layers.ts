@@ -1,4 +1,4 @@
-import { NodeHttpClient } from "@effect/platform-node"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Layer } from "effect"
 import type { StoreSettings } from "../config/settings.js"
 import { StoreClientLive } from "../store/client.js"

@@ -1,5 +1,5 @@
 import { Command, Options } from "@effect/cli"
-import { NodeHttpClient } from "@effect/platform-node"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Effect, Layer } from "effect"
 import { type MarketingSettings, marketingSettingsConfig, storeIdConfig } from "../config/settings.js"
 import { MarketingLive } from "../marketing/client.js"

@@ -1,4 +1,5 @@
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Context, Effect, Layer, Redacted, Ref } from "effect"
 import type { MarketingSettings } from "../config/settings.js"
 import { type MarketingError, MarketingAuthFailed, MarketingRequestFailed, MarketingUnreachable } from "./errors.js"

@@ -1,4 +1,5 @@
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Clock, Context, Effect, Either, Layer, Option, Redacted, Ref, SynchronizedRef } from "effect"
 import type { MarketingSettings } from "../config/settings.js"
 import { type MarketingError, MarketingAuthFailed, MarketingRequestFailed, MarketingResponseInvalid, MarketingUnreachable } from "./errors.js"

@@ -1,4 +1,4 @@
-import { PgClient } from "@effect/sql-pg"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { Config, Effect, Layer, Option, Redacted } from "effect"
 import pg from "pg"
 import { databaseUrlConfig } from "../config/settings.js"
