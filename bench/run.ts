@@ -1,13 +1,24 @@
 /**
- * Benchmark: a generated store served by the simulator (its own process), an empty database on the
- * embedded PostgreSQL, and the real CLI (its own process, measured with /usr/bin/time) doing a full
- * backfill, the first sync (backfill leaves the incremental cursors alone, so it reads everything once
- * more), then a no-change sync. Prints a table and writes bench/results/latest.json.
+ * Benchmark (issue 5): the pipeline against its physical limits, on a generated store served by the
+ * simulator (its own process) and an empty warehouse on the embedded PostgreSQL. Every measured program
+ * runs in its own process under /usr/bin/time (wall seconds, peak RSS): the compiled CLI (dist/, what
+ * `npm run shopsync` runs) and the two limit programs (bench/source.ts, bench/sink.ts, compiled too).
  *
- *   npm run bench                      # 100,000 orders
- *   npm run bench -- --orders 300000
+ *   1. source limit: every page of the streams fetched and parsed, STORE_CONCURRENCY at a time, discarded;
+ *   2. pipeline: `backfill` end to end, then a first `sync` (backfill leaves the cursors alone, so it reads
+ *      everything again, checkpointing), then no-change syncs (all streams; incremental streams only);
+ *   3. sink limit: the rows the pipeline wrote, dumped, then loaded into empty tables with COPY … FROM STDIN
+ *      over as many connections;
+ *   4. the daily net sales views, timed on the pipeline's warehouse;
+ *   5. the same backfill against a store answering every request after 250 ms, at concurrency 1, 2, 4, 8;
+ *   6. the backfill of a store three times bigger (growth of time and memory).
+ * Prints the figures, the ratios and the targets, and writes bench/results/latest.json.
+ *
+ *   npm run bench                        # 100,000 orders, 300,000 for growth (about half an hour)
+ *   npm run bench -- --quick             # a small store: checks the benchmark itself in about a minute
+ *   npm run bench -- --orders N --concurrency C --latency-orders N --growth-orders N --skip-latency --skip-growth
  */
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -15,41 +26,66 @@ import { fileURLToPath } from "node:url"
 import { Effect, Exit, Scope } from "effect"
 import pg from "pg"
 import { defaultDataDir, embeddedPostgres } from "../src/warehouse/embedded.js"
+import { copyToFile, tableColumns } from "./copy.js"
 
 const root = path.resolve(fileURLToPath(new URL("..", import.meta.url)))
+const flag = (name: string) => process.argv.includes(`--${name}`)
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`)
   return i > 0 ? Number(process.argv[i + 1]) : fallback
 }
-const orders = arg("orders", 100_000)
-const customers = arg("customers", Math.round(orders / 5))
-const products = arg("products", 2_000)
+const quick = flag("quick")
+const orders = arg("orders", quick ? 3_000 : 100_000)
+const products = arg("products", quick ? 60 : 2_000)
+const concurrency = arg("concurrency", 4)
+const latencyOrders = arg("latency-orders", quick ? 1_000 : orders)
+const growthOrders = arg("growth-orders", orders * 3)
+const LATENCY_CONCURRENCY = [1, 2, 4, 8]
+/** A no-change sync of orders, refunds, products and reports: the clock, then per listing one walk request and one count. */
+const INCREMENTAL_REQUESTS = 1 + 2 * 2 + 2 + 2 * 2
+const build = path.join(root, ".shopsync/bench-build")
+const dumpDir = path.join(root, ".shopsync/bench-dump")
 
-const cli = (args: ReadonlyArray<string>) => [process.execPath, "--import", "tsx", path.join(root, "src/bin/shopsync.ts"), ...args]
+const tsc = (args: ReadonlyArray<string>) => {
+  const r = spawnSync(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), ...args], { cwd: root, encoding: "utf8" })
+  // Type errors still emit JavaScript; say so, the figures are still those of the code as it is.
+  if (r.status !== 0) console.error(`tsc ${args.join(" ")}: exit ${r.status}\n${r.stdout.slice(0, 2000)}`)
+}
 
-const startSimulator = () =>
-  new Promise<{ url: string; stop: () => void }>((resolve, reject) => {
-    const [cmd, ...args] = cli(["simulate", "store", "--orders", String(orders), "--customers", String(customers), "--products", String(products)])
-    const child = spawn(cmd!, args, { cwd: root, stdio: ["ignore", "pipe", "inherit"] })
-    let out = ""
-    child.stdout.on("data", (d) => {
-      out += String(d)
-      const m = /STORE_API_URL=(\S+)/.exec(out)
-      if (m) resolve({ url: m[1]!, stop: () => child.kill("SIGTERM") })
-    })
-    child.on("exit", (code) => reject(new Error(`simulator exited with ${code}`)))
-  })
+/** CPU seconds, per process, spent during one measured step: where the wall time goes on a few cores. */
+interface Cpu {
+  readonly program: number
+  readonly postgres: number
+  readonly simulator: number
+}
 
 interface Measured {
   readonly seconds: number
   readonly peakRssMb: number
+  readonly cpu: Cpu
   readonly stdout: string
 }
 
-/** Runs the CLI under /usr/bin/time: wall seconds and peak RSS of exactly that process. */
-const measure = (args: ReadonlyArray<string>, env: Record<string, string>) =>
+const ticksPerSecond = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100
+
+/** CPU seconds so far of a process and the children it waited for (PostgreSQL's backends): /proc/<pid>/stat. */
+const cpuSeconds = (pid: number | undefined) => {
+  if (pid === undefined) return 0
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+  return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) / ticksPerSecond
+}
+
+/** The processes a step's CPU is counted in besides its own: the PostgreSQL server and the simulator it reads. */
+interface Watched {
+  readonly postgres: number
+  readonly simulator?: number | undefined
+}
+
+/** Runs a program under /usr/bin/time: wall seconds, peak RSS and CPU of exactly that process, and the CPU the server and simulator spent meanwhile. */
+const measure = (command: ReadonlyArray<string>, watched: Watched, env: Record<string, string> = {}) =>
   new Promise<Measured>((resolve, reject) => {
-    const child = spawn("/usr/bin/time", ["-f", "TIME %e %M", ...cli(args)], {
+    const before = { postgres: cpuSeconds(watched.postgres), simulator: cpuSeconds(watched.simulator) }
+    const child = spawn("/usr/bin/time", ["-f", "TIME %e %M %U %S", ...command], {
       cwd: root,
       env: { ...process.env, SHOPSYNC_CONFIG: "/dev/null", ...env },
       stdio: ["ignore", "pipe", "pipe"]
@@ -59,72 +95,280 @@ const measure = (args: ReadonlyArray<string>, env: Record<string, string>) =>
     child.stdout.on("data", (d) => (stdout += String(d)))
     child.stderr.on("data", (d) => (stderr += String(d)))
     child.on("close", (code) => {
-      const m = /TIME ([\d.]+) (\d+)/.exec(stderr)
-      if (code !== 0 || !m) return reject(new Error(`shopsync ${args.join(" ")} failed (${code}):\n${stderr.slice(-2000)}`))
-      resolve({ seconds: Number(m[1]), peakRssMb: Number(m[2]) / 1024, stdout })
+      const m = /TIME ([\d.]+) (\d+) ([\d.]+) ([\d.]+)/.exec(stderr)
+      if (code !== 0 || !m) return reject(new Error(`${command.join(" ")} failed (${code}):\n${stderr.slice(-2000)}`))
+      const cpu = {
+        program: Number((Number(m[3]) + Number(m[4])).toFixed(1)),
+        postgres: Number((cpuSeconds(watched.postgres) - before.postgres).toFixed(1)),
+        simulator: Number((cpuSeconds(watched.simulator) - before.simulator).toFixed(1))
+      }
+      resolve({ seconds: Number(m[1]), peakRssMb: Math.round(Number(m[2]) / 1024), cpu, stdout })
     })
   })
 
-const rowsOf = (stdout: string) => Number(/run \d+: (\d+) rows/.exec(stdout)?.[1] ?? NaN)
-const requestsOf = (stdout: string) => Number(/(\d+) requests in/.exec(stdout)?.[1] ?? NaN)
+const shopsync = (args: ReadonlyArray<string>) => [process.execPath, path.join(root, "dist/bin/shopsync.js"), ...args]
+
+const startSimulator = (storeOrders: number, faults?: string) =>
+  new Promise<{ url: string; pid: number | undefined; stop: () => void }>((resolve, reject) => {
+    const args = ["simulate", "store", "--orders", String(storeOrders), "--customers", String(Math.round(storeOrders / 5)), "--products", String(products)]
+    const [cmd, ...rest] = shopsync(faults ? [...args, "--faults", faults] : args)
+    const child = spawn(cmd!, rest, { cwd: root, stdio: ["ignore", "pipe", "inherit"] })
+    let out = ""
+    child.stdout.on("data", (d) => {
+      out += String(d)
+      const m = /STORE_API_URL=(\S+)/.exec(out)
+      if (m) resolve({ url: m[1]!, pid: child.pid, stop: () => child.kill("SIGTERM") })
+    })
+    child.on("exit", (code) => reject(new Error(`simulator exited with ${code}`)))
+  })
+
+interface Run {
+  readonly seconds: number
+  readonly rows: number
+  readonly rowsPerSecond: number
+  readonly requests: number
+  /** The run's own time (after start-up), from its summary. */
+  readonly runSeconds: number
+  readonly peakRssMb: number
+  readonly cpu: Cpu
+}
+
+const summaryOf = (m: Measured): Run => {
+  const s = /run \d+: (\d+) rows, (\d+) requests in ([\d.]+) s/.exec(m.stdout)
+  const rows = Number(s?.[1] ?? NaN)
+  return {
+    seconds: m.seconds,
+    rows,
+    rowsPerSecond: Math.round(rows / m.seconds),
+    requests: Number(s?.[2] ?? NaN),
+    runSeconds: Number(s?.[3] ?? NaN),
+    peakRssMb: m.peakRssMb,
+    cpu: m.cpu
+  }
+}
 
 const main = async () => {
+  console.error("building dist/ and the limit programs")
+  tsc(["-p", "tsconfig.build.json"])
+  tsc(["bench/source.ts", "bench/sink.ts", "--outDir", build, "--rootDir", "bench", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--strict", "--skipLibCheck", "--esModuleInterop", "--types", "node"])
+
   const scope = Effect.runSync(Scope.make())
-  const server = await Effect.runPromise(
-    embeddedPostgres({ dataDir: defaultDataDir("bench-postgres"), port: 54339 }).pipe(Scope.extend(scope))
-  )
+  const server = await Effect.runPromise(embeddedPostgres({ dataDir: defaultDataDir("bench-postgres"), port: 54339 }).pipe(Scope.extend(scope)))
   const admin = `postgres://${server.user}:${server.password}@127.0.0.1:${server.port}/postgres`
-  const db = `bench_${Date.now()}`
   const client = new pg.Client({ connectionString: admin })
   await client.connect()
-  await client.query(`CREATE DATABASE ${db}`)
-  const sim = await startSimulator()
+  const postgres = Number(fs.readFileSync(path.join(server.dataDir, "postmaster.pid"), "utf8").split("\n")[0])
+  const databases: string[] = []
+  const freshDatabase = async (label: string) => {
+    const name = `bench_${label}_${Date.now()}`
+    await client.query(`CREATE DATABASE ${name}`)
+    databases.push(name)
+    const url = admin.replace(/\/postgres$/, `/${name}`)
+    await measure(shopsync(["migrate"]), { postgres }, { DATABASE_URL: url })
+    return url
+  }
+
+  console.error(`starting simulators: ${orders} orders; ${latencyOrders} with 250 ms latency; ${growthOrders} for growth`)
+  const [sim, slowSim, bigSim] = await Promise.all([
+    startSimulator(orders),
+    flag("skip-latency") ? undefined : startSimulator(latencyOrders, "latency:250ms"),
+    flag("skip-growth") ? undefined : startSimulator(growthOrders)
+  ])
+  const env = (url: string, apiUrl: string, storeConcurrency = concurrency) => ({
+    DATABASE_URL: url,
+    STORE_API_URL: apiUrl,
+    STORE_CONSUMER_KEY: "ck_demo",
+    STORE_CONSUMER_SECRET: "cs_demo",
+    STORE_ID: "bench",
+    STORE_SETTLE_SECONDS: "0",
+    STORE_CONCURRENCY: String(storeConcurrency)
+  })
+  const backfill = ["backfill", "--since", "2000-01-01"]
   try {
-    const env = {
-      DATABASE_URL: admin.replace(/\/postgres$/, `/${db}`),
-      STORE_API_URL: sim.url,
-      STORE_CONSUMER_KEY: "ck_demo",
-      STORE_CONSUMER_SECRET: "cs_demo",
-      STORE_ID: "bench",
-      STORE_SETTLE_SECONDS: "0"
+    console.error("source limit")
+    const onSim = { postgres, simulator: sim.pid }
+    const sourceRun = await measure([process.execPath, path.join(build, "source.js"), sim.url, String(concurrency)], onSim)
+    const source = JSON.parse(sourceRun.stdout) as { documents: number; requests: number; seconds: number }
+
+    console.error("pipeline: backfill, first sync, no-change syncs")
+    const db = await freshDatabase("pipeline")
+    const pipeline = summaryOf(await measure(shopsync(backfill), onSim, env(db, sim.url)))
+    const firstSync = summaryOf(await measure(shopsync(["sync", "--no-push"]), onSim, env(db, sim.url)))
+    const noChange = summaryOf(await measure(shopsync(["sync", "--no-push"]), onSim, env(db, sim.url)))
+    const incremental = summaryOf(await measure(shopsync(["sync", "--no-push", "--streams", "orders,refunds,products,reports"]), onSim, env(db, sim.url)))
+
+    console.error("daily net sales views")
+    const views = await timeViews(db)
+
+    console.error("sink limit: dump, then COPY into empty tables")
+    const dump = await dumpTables(db)
+    const sinkDb = await freshDatabase("sink")
+    const sinkRun = await measure([process.execPath, path.join(build, "sink.js"), sinkDb, dumpDir, String(concurrency)], { postgres })
+    const sink = JSON.parse(sinkRun.stdout) as { rows: number; seconds: number }
+    fs.rmSync(dumpDir, { recursive: true, force: true })
+
+    const latency: Array<Run & { concurrency: number }> = []
+    if (slowSim) {
+      for (const c of LATENCY_CONCURRENCY) {
+        console.error(`250 ms latency, concurrency ${c}`)
+        const url = await freshDatabase(`latency${c}`)
+        latency.push({ concurrency: c, ...summaryOf(await measure(shopsync(backfill), { postgres, simulator: slowSim.pid }, env(url, slowSim.url, c))) })
+      }
     }
-    await measure(["migrate"], env)
-    const backfill = await measure(["backfill", "--since", "2022-01-01"], env)
-    const firstSync = await measure(["sync", "--no-push"], env)
-    const noChange = await measure(["sync", "--no-push"], env)
+    let growth: Run | undefined
+    if (bigSim) {
+      console.error(`growth: backfill of ${growthOrders} orders`)
+      const url = await freshDatabase("growth")
+      growth = summaryOf(await measure(shopsync(backfill), { postgres, simulator: bigSim.pid }, env(url, bigSim.url)))
+    }
+
+    const limit = Math.max(source.seconds, sink.seconds)
+    const speedup = (c: number) => {
+      const one = latency.find((l) => l.concurrency === 1)
+      const other = latency.find((l) => l.concurrency === c)
+      return one && other ? Number((one.seconds / other.seconds).toFixed(2)) : undefined
+    }
     const result = {
-      machine: { cores: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30) },
-      store: { orders, customers, products },
-      backfill: {
-        seconds: backfill.seconds,
-        rows: rowsOf(backfill.stdout),
-        rowsPerSecond: Math.round(rowsOf(backfill.stdout) / backfill.seconds),
-        requests: requestsOf(backfill.stdout),
-        peakRssMb: Math.round(backfill.peakRssMb)
+      machine: { cores: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+      store: { orders, customers: Math.round(orders / 5), products },
+      concurrency,
+      sourceLimit: {
+        seconds: Number(source.seconds.toFixed(2)),
+        documents: source.documents,
+        documentsPerSecond: Math.round(source.documents / source.seconds),
+        requests: source.requests,
+        peakRssMb: sourceRun.peakRssMb,
+        cpu: sourceRun.cpu
       },
-      firstSync: {
-        seconds: firstSync.seconds,
-        rows: rowsOf(firstSync.stdout),
-        rowsPerSecond: Math.round(rowsOf(firstSync.stdout) / firstSync.seconds),
-        requests: requestsOf(firstSync.stdout),
-        peakRssMb: Math.round(firstSync.peakRssMb)
+      sinkLimit: {
+        seconds: Number(sink.seconds.toFixed(2)),
+        documents: dump.documents,
+        documentsPerSecond: Math.round(dump.documents / sink.seconds),
+        tableRows: sink.rows,
+        peakRssMb: sinkRun.peakRssMb,
+        cpu: sinkRun.cpu
       },
-      noChangeSync: { seconds: noChange.seconds, requests: requestsOf(noChange.stdout), peakRssMb: Math.round(noChange.peakRssMb) }
+      backfill: pipeline,
+      firstSync,
+      noChangeSync: noChange,
+      noChangeIncrementalSync: incremental,
+      views,
+      latency250ms: latency.map((l) => ({ ...l, speedupOverConcurrency1: speedup(l.concurrency) })),
+      growth: growth && { orders: growthOrders, ...growth, timeRatio: Number((growth.seconds / pipeline.seconds).toFixed(2)), rssGrowthPercent: Math.round(((growth.peakRssMb - pipeline.peakRssMb) / pipeline.peakRssMb) * 100) },
+      ratios: {
+        pipelineOverLimit: Number((pipeline.seconds / limit).toFixed(2)),
+        limitedBy: source.seconds >= sink.seconds ? "source" : "sink",
+        latencyConcurrency4OverConcurrency1: speedup(4)
+      }
     }
-    console.log(`\nshopsync benchmark: ${orders} orders, ${customers} customers, ${products} products; ${result.machine.cores} cores, ${result.machine.memoryGb} GiB`)
-    console.table({
-      backfill: { "wall s": backfill.seconds, rows: result.backfill.rows, "rows/s": result.backfill.rowsPerSecond, requests: result.backfill.requests, "peak RSS MB": result.backfill.peakRssMb },
-      "first sync": { "wall s": firstSync.seconds, rows: result.firstSync.rows, "rows/s": result.firstSync.rowsPerSecond, requests: result.firstSync.requests, "peak RSS MB": result.firstSync.peakRssMb },
-      "no-change sync": { "wall s": noChange.seconds, rows: rowsOf(noChange.stdout), "rows/s": "", requests: result.noChangeSync.requests, "peak RSS MB": result.noChangeSync.peakRssMb }
-    })
+    report(result)
     fs.mkdirSync(path.join(root, "bench/results"), { recursive: true })
     fs.writeFileSync(path.join(root, "bench/results/latest.json"), `${JSON.stringify(result, null, 2)}\n`)
   } finally {
-    sim.stop()
-    await client.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`)
+    for (const s of [sim, slowSim, bigSim]) s?.stop()
+    for (const name of databases) await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
     await client.end()
     await Effect.runPromise(Scope.close(scope, Exit.void))
   }
+
+  async function withDb<A>(url: string, f: (c: pg.Client) => Promise<A>) {
+    const c = new pg.Client({ connectionString: url })
+    await c.connect()
+    try {
+      return await f(c)
+    } finally {
+      await c.end()
+    }
+  }
+
+  /** Each store table as COPY text (not timed), with its row count; documents = rows of the API's objects. */
+  async function dumpTables(url: string) {
+    fs.rmSync(dumpDir, { recursive: true, force: true })
+    fs.mkdirSync(dumpDir, { recursive: true })
+    return withDb(url, async (c) => {
+      const tables = []
+      for (const { table, columns } of await tableColumns(c)) {
+        await copyToFile(c, `COPY store.${table} (${columns}) TO STDOUT`, path.join(dumpDir, `${table}.copy`))
+        const [{ n }] = (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM store.${table}`)).rows as [{ n: number }]
+        tables.push({ table, columns, rows: n })
+      }
+      fs.writeFileSync(path.join(dumpDir, "tables.json"), JSON.stringify(tables))
+      const documents = tables.filter((t) => ["orders", "refunds", "customers", "products", "product_variations"].includes(t.table)).reduce((n, t) => n + t.rows, 0)
+      return { documents }
+    })
+  }
+
+  /** Best of five, as a consumer would query them: one store, every day. */
+  async function timeViews(url: string) {
+    return withDb(url, async (c) => {
+      const timed: Record<string, number> = {}
+      for (const view of ["daily_net_sales", "daily_sales"]) {
+        let best = Number.POSITIVE_INFINITY
+        for (let i = 0; i < 5; i++) {
+          const t0 = performance.now()
+          await c.query(`SELECT * FROM analytics.${view} WHERE store_id = $1`, ["bench"])
+          best = Math.min(best, performance.now() - t0)
+        }
+        timed[`${view}Ms`] = Number(best.toFixed(1))
+      }
+      return timed
+    })
+  }
+}
+
+type Result = {
+  machine: { cores: number; memoryGb: number }
+  store: { orders: number; customers: number; products: number }
+  concurrency: number
+  sourceLimit: { seconds: number; documents: number; documentsPerSecond: number; peakRssMb: number; cpu: Cpu }
+  sinkLimit: { seconds: number; documents: number; documentsPerSecond: number; peakRssMb: number; cpu: Cpu }
+  backfill: Run
+  firstSync: Run
+  noChangeSync: Run
+  noChangeIncrementalSync: Run
+  views: Record<string, number>
+  latency250ms: ReadonlyArray<Run & { concurrency: number; speedupOverConcurrency1: number | undefined }>
+  growth: (Run & { orders: number; timeRatio: number; rssGrowthPercent: number }) | undefined
+  ratios: { pipelineOverLimit: number; limitedBy: string; latencyConcurrency4OverConcurrency1: number | undefined }
+}
+
+const report = (r: Result) => {
+  const row = (run: { seconds: number; peakRssMb: number; cpu: Cpu }, docs: number, extra: Record<string, unknown> = {}) => ({
+    "wall s": run.seconds,
+    documents: docs,
+    "docs/s": Math.round(docs / run.seconds),
+    "peak RSS MB": run.peakRssMb,
+    "CPU s program/pg/sim": `${run.cpu.program}/${run.cpu.postgres}/${run.cpu.simulator}`,
+    // Of all the machine's cores over the wall time: near 100%, the step is CPU-bound.
+    "cores busy %": Math.round(((run.cpu.program + run.cpu.postgres + run.cpu.simulator) / (run.seconds * r.machine.cores)) * 100),
+    ...extra
+  })
+  console.log(`\nshopsync benchmark: ${r.store.orders} orders, ${r.store.customers} customers, ${r.store.products} products; ` +
+    `STORE_CONCURRENCY ${r.concurrency}; ${r.machine.cores} cores, ${r.machine.memoryGb} GiB`)
+  console.table({
+    "source limit": row(r.sourceLimit, r.sourceLimit.documents),
+    "sink limit (COPY)": row(r.sinkLimit, r.sinkLimit.documents),
+    "backfill": row(r.backfill, r.backfill.rows, { requests: r.backfill.requests }),
+    "first sync": row(r.firstSync, r.firstSync.rows, { requests: r.firstSync.requests }),
+    "no-change sync": row(r.noChangeSync, r.noChangeSync.rows, { requests: r.noChangeSync.requests, "run s": r.noChangeSync.runSeconds }),
+    "no-change, incremental streams": row(r.noChangeIncrementalSync, 0, { requests: r.noChangeIncrementalSync.requests, "run s": r.noChangeIncrementalSync.runSeconds }),
+    ...(r.growth ? { [`backfill, ${r.growth.orders} orders`]: row(r.growth, r.growth.rows, { requests: r.growth.requests }) } : {})
+  })
+  if (r.latency250ms.length > 0) {
+    console.log("backfill with 250 ms per request")
+    console.table(Object.fromEntries(r.latency250ms.map((l) => [`concurrency ${l.concurrency}`, row(l, l.rows, { requests: l.requests, "speed-up": l.speedupOverConcurrency1 })])))
+  }
+  const verdict = (ok: boolean | undefined) => (ok === undefined ? "not measured" : ok ? "met" : "NOT met")
+  console.log("targets")
+  console.table({
+    "backfill ≤ 1.25 × max(source, sink)": { value: `${r.ratios.pipelineOverLimit} × (${r.ratios.limitedBy}-bound)`, target: verdict(r.ratios.pipelineOverLimit <= 1.25) },
+    "peak RSS < 300 MB": { value: `${Math.max(r.backfill.peakRssMb, r.firstSync.peakRssMb, r.growth?.peakRssMb ?? 0)} MB`, target: verdict(Math.max(r.backfill.peakRssMb, r.firstSync.peakRssMb, r.growth?.peakRssMb ?? 0) < 300) },
+    "RSS growth to 3× orders < 20%": { value: r.growth ? `${r.growth.rssGrowthPercent}% (time × ${r.growth.timeRatio})` : "-", target: verdict(r.growth && r.growth.rssGrowthPercent < 20) },
+    "250 ms latency: concurrency 4 ≥ 3.5 × concurrency 1": { value: `${r.ratios.latencyConcurrency4OverConcurrency1 ?? "-"} ×`, target: verdict(r.ratios.latencyConcurrency4OverConcurrency1 === undefined ? undefined : r.ratios.latencyConcurrency4OverConcurrency1 >= 3.5) },
+    "no-change sync: O(1) requests per incremental stream": { value: `${r.noChangeIncrementalSync.requests} requests for orders, refunds, products, reports`, target: verdict(r.noChangeIncrementalSync.requests <= INCREMENTAL_REQUESTS) },
+    "no-change sync < 2 s after start-up": { value: `${r.noChangeSync.runSeconds} s (${r.noChangeSync.seconds} s with start-up)`, target: verdict(r.noChangeSync.runSeconds < 2) },
+    "daily net sales views < 100 ms": { value: `${r.views.daily_net_salesMs} ms, daily_sales ${r.views.daily_salesMs} ms`, target: verdict((r.views.daily_net_salesMs ?? Infinity) < 100) }
+  })
 }
 
 main().catch((e) => {
