@@ -1,7 +1,10 @@
--- A stream walked in slices shows its lowest pending cursor and how many slices remain (a run stopped mid-way).
+-- A stream walked in slices shows its lowest pending cursor and how many slices remain (a run stopped mid-way);
+-- a stream with periodic full passes (children, customers) shows when the last one was.
 SELECT stream,
        coalesce(to_char(cursor_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || coalesce(' #' || cursor_id, ''), '') ||
-         CASE WHEN details ? 'slices' THEN ' (' || (SELECT count(*) FROM jsonb_object_keys(details->'slices')) || ' slices pending)' ELSE '' END AS cursor,
+         CASE WHEN details ? 'slices' THEN ' (' || (SELECT count(*) FROM jsonb_object_keys(details->'slices')) || ' slices pending)' ELSE '' END ||
+         coalesce('full pass ' || to_char(to_timestamp((coalesce(details->>'lastFullPass', details->>'lastFullScan'))::bigint) AT TIME ZONE 'UTC',
+                                          'YYYY-MM-DD"T"HH24:MI:SS"Z"'), '') AS cursor,
        CASE WHEN cursor_at IS NULL THEN '' ELSE justify_interval(date_trunc('second', now() - cursor_at))::text END AS lag,
        rows_total,
        last_rows,

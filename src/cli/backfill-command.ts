@@ -1,9 +1,10 @@
 import { Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { Effect } from "effect"
 import { storeSettingsConfig } from "../config/settings.js"
+import { CORE_STREAMS } from "../sync/context.js"
 import { runSync } from "../sync/engine.js"
 import { DatabaseLive } from "../warehouse/database.js"
-import { customersFullScanHours } from "./sync-command.js"
+import { childrenFullPassHours, customersFullScanHours } from "./sync-command.js"
 import { syncLayer } from "./layers.js"
 import { parseStreams, streamsOption } from "./streams-option.js"
 import { printSummary } from "./summary.js"
@@ -25,25 +26,27 @@ export const backfillCommand = Command.make(
   {
     since: day("since", "first store-local day to re-read (YYYY-MM-DD)"),
     until: day("until", "last store-local day to re-read, inclusive (YYYY-MM-DD; default today)").pipe(Options.optional),
-    streams: streamsOption
+    streams: streamsOption(CORE_STREAMS.join(","))
   },
   ({ since, until, streams }) =>
     Effect.gen(function*() {
       const last = until._tag === "Some" ? until.value : today()
       if (last < since) return yield* Effect.fail(new Error(`--until ${last} is before --since ${since}`))
-      const selected = yield* parseStreams(streams)
+      const selected = yield* parseStreams(streams, CORE_STREAMS)
       const settings = yield* storeSettingsConfig
       const summary = yield* runSync({
         streams: selected,
         mode: { kind: "backfill", since, until: last },
         waitForLock: true,
-        customersFullScanHours: yield* customersFullScanHours
+        customersFullScanHours: yield* customersFullScanHours,
+        childrenFullPassHours: yield* childrenFullPassHours
       }).pipe(Effect.provide(syncLayer(settings)))
       if (summary !== undefined) yield* printSummary(summary)
     }).pipe(Effect.provide(DatabaseLive))
 ).pipe(
   Command.withDescription(
     "Re-reads everything created between --since and --until (store-local days) and loads it, without moving " +
-      "the incremental cursors: for a first load of history or to repair a period. Waits for a running sync to finish."
+      "the incremental cursors: for a first load of history or to repair a period. By default the sales streams; " +
+      "other streams named with --streams are refreshed whole. Waits for a running sync to finish."
   )
 )

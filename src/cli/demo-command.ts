@@ -41,7 +41,7 @@ export const demoCommand = Command.make("demo", { orders, seed }, (o) =>
     }
     // The demo store starts empty each time, so its figures are those of this simulator alone.
     yield* query("demo_reset", [STORE_ID]).pipe(Effect.catchAll(() => Effect.void))
-    const summary = yield* runSync({ streams: STREAMS, mode: { kind: "sync" }, waitForLock: true, customersFullScanHours: 0 }).pipe(
+    const summary = yield* runSync({ streams: STREAMS, mode: { kind: "sync" }, waitForLock: true, customersFullScanHours: 0, childrenFullPassHours: 0 }).pipe(
       Effect.provide(Layer.mergeAll(StoreClientLive(settings).pipe(Layer.provide(NodeHttpClient.layerUndici)), ProgressLive(100)))
     )
     if (summary) yield* printSummary(summary)

@@ -3,19 +3,25 @@ import { Effect } from "effect"
 import { storeIdConfig } from "../config/settings.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { migrate } from "../warehouse/migrate.js"
+import { STRATEGIES, type StreamName } from "../sync/context.js"
 import { query } from "../warehouse/writer.js"
 import { formatTable } from "./table.js"
+
+/** How a state row's stream reads the store; trash listings and the variations pass belong to their stream. */
+const strategyOf = (stream: string): string =>
+  STRATEGIES[stream as StreamName] ??
+    (stream.endsWith(".trash") ? `the trash listing of ${stream.slice(0, -".trash".length)}` : stream === "variations" ? "full pass of products' variations" : "")
 
 export const statusCommand = Command.make("status", {}, () =>
   Effect.gen(function*() {
     const storeId = yield* storeIdConfig
     yield* migrate
-    const streams = yield* query("status_streams", [storeId])
+    const streams = (yield* query<{ stream: string }>("status_streams", [storeId])).map((row) => ({ ...row, strategy: strategyOf(row.stream) }))
     const runs = yield* query("status_runs", [storeId])
     process.stdout.write(`store ${storeId}\n\n`)
     process.stdout.write(streams.length === 0
       ? "no stream has run yet: run `shopsync sync`\n"
-      : `${formatTable(streams, ["stream", "cursor", "lag", "rows_total", "last_rows", "last_started", "last_success", "last_error"])}\n`)
+      : `${formatTable(streams, ["stream", "cursor", "lag", "rows_total", "last_rows", "last_started", "last_success", "last_error", "strategy"])}\n`)
     if (runs.length > 0) {
       process.stdout.write(`\nrecent runs\n${formatTable(runs, ["run", "command", "status", "started", "seconds", "rows", "requests", "error"])}\n`)
     }
@@ -26,6 +32,7 @@ export const statusCommand = Command.make("status", {}, () =>
       process.stdout.write(`\nquarantined and failed contacts\n${formatTable(problems, ["status", "reason", "contacts", "examples"])}\n`)
     }
   }).pipe(Effect.provide(DatabaseLive))).pipe(
-    Command.withDescription("Shows, per stream, its cursor, how far it lags the present, rows loaded, the last run and the last error; then the recent runs, " +
+    Command.withDescription("Shows, per stream, its cursor (or last full pass), how far it lags the present, rows loaded, the last run, the last error and " +
+      "how it reads the store; then the recent runs, " +
       "and the marketing outbox: pending, sent, failed and quarantined contacts, the oldest pending one's age, and why contacts are quarantined or failed.")
   )

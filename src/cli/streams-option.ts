@@ -2,16 +2,21 @@ import { Options } from "@effect/cli"
 import { Effect, Option } from "effect"
 import { STREAMS, type StreamName } from "../sync/context.js"
 
-export const streamsOption = Options.text("streams").pipe(
-  Options.withDescription(`comma-separated streams to run (default: all): ${STREAMS.join(", ")}`),
-  Options.optional
-)
+/** --streams, naming what the command runs when it is not given. */
+export const streamsOption = (defaults: string) =>
+  Options.text("streams").pipe(
+    Options.withDescription(`comma-separated streams to run (default: ${defaults}): ${STREAMS.join(", ")}`),
+    Options.optional
+  )
 
 export class UnknownStream extends Error {}
 
-export const parseStreams = (value: Option.Option<string>): Effect.Effect<ReadonlyArray<StreamName>, UnknownStream> =>
+export const parseStreams = (
+  value: Option.Option<string>,
+  defaults: ReadonlyArray<StreamName>
+): Effect.Effect<ReadonlyArray<StreamName>, UnknownStream> =>
   Option.match(value, {
-    onNone: () => Effect.succeed(STREAMS),
+    onNone: () => Effect.succeed(defaults),
     onSome: (text) => {
       const names = text.split(",").map((s) => s.trim()).filter((s) => s !== "")
       const unknown = names.filter((n) => !(STREAMS as ReadonlyArray<string>).includes(n))

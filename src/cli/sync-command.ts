@@ -4,6 +4,7 @@ import { storeIdConfig, storeSettingsConfig } from "../config/settings.js"
 import { marketingSettingsOption } from "../marketing/config.js"
 import { enqueueContacts } from "../marketing/push.js"
 import { DatabaseLive } from "../warehouse/database.js"
+import { STREAMS } from "../sync/context.js"
 import { runSync } from "../sync/engine.js"
 import { syncLayer } from "./layers.js"
 import { reportPush, runPush } from "./push-command.js"
@@ -18,6 +19,7 @@ const noPushOption = Options.boolean("no-push").pipe(
 )
 
 export const customersFullScanHours = Config.number("SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS").pipe(Config.withDefault(0))
+export const childrenFullPassHours = Config.number("SHOPSYNC_CHILDREN_FULL_PASS_HOURS").pipe(Config.withDefault(24))
 
 /**
  * After a sync: enqueue the contacts whose state changed and (unless --no-push) send them. Without the
@@ -41,15 +43,18 @@ const marketingPush = (noPush: boolean) =>
 
 export const syncCommand = Command.make(
   "sync",
-  { streams: streamsOption, wait: waitOption, noPush: noPushOption },
+  { streams: streamsOption("all"), wait: waitOption, noPush: noPushOption },
   ({ streams, wait, noPush }) =>
     Effect.gen(function*() {
-      const selected = yield* parseStreams(streams)
+      const selected = yield* parseStreams(streams, STREAMS)
       const settings = yield* storeSettingsConfig
-      const fullScanHours = yield* customersFullScanHours
-      const summary = yield* runSync({ streams: selected, mode: { kind: "sync" }, waitForLock: wait, customersFullScanHours: fullScanHours }).pipe(
-        Effect.provide(syncLayer(settings))
-      )
+      const summary = yield* runSync({
+        streams: selected,
+        mode: { kind: "sync" },
+        waitForLock: wait,
+        customersFullScanHours: yield* customersFullScanHours,
+        childrenFullPassHours: yield* childrenFullPassHours
+      }).pipe(Effect.provide(syncLayer(settings)))
       if (summary === undefined) {
         yield* Effect.logWarning("another shopsync run holds this store's lock; nothing done (use --wait to wait for it)")
         return

@@ -74,6 +74,16 @@ export const SalesReport = Schema.Tuple(
   })
 )
 
+/** The other resources (seed parts 1 and 2): what names a document within its list, the rest kept as sent. */
+export const WithId = Schema.Struct({ id: Schema.Int })
+export const WithStringId = Schema.Struct({ id: Schema.String.pipe(Schema.minLength(1)) })
+export const WithSlug = Schema.Struct({ slug: Schema.String.pipe(Schema.minLength(1)) })
+export const ReferenceEntry = Schema.Union(Schema.Struct({ code: Schema.String }), Schema.Struct({ slug: Schema.String }))
+export const ZoneMethod = Schema.Struct({ instance_id: Schema.Int, method_id: Schema.String })
+export const Download = Schema.Struct({ download_id: Schema.String, order_id: Schema.Int, product_id: Schema.Int })
+export const TopSeller = Schema.Struct({ product_id: Schema.Int, quantity: Schema.Number })
+export const SettingGroup = Schema.Struct({ id: Schema.String })
+
 /**
  * Checks every document of a page against a schema and names the first that does not fit.
  * Only a check: the warehouse stores the documents as the store sent them, every field included.

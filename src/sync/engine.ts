@@ -4,8 +4,9 @@ import { StoreClient } from "../store/client.js"
 import { migrate } from "../warehouse/migrate.js"
 import { sqlErrorText } from "../warehouse/sql-error.js"
 import { query } from "../warehouse/writer.js"
-import { type ProgressSink, type RunContext, type RunMode, STREAMS, type StreamName } from "./context.js"
+import { type ProgressSink, RESOURCE_STREAMS, type RunContext, type RunMode, STREAMS, type StreamName } from "./context.js"
 import { acquireRunLock } from "./lock.js"
+import { RESOURCES } from "./resources/streams.js"
 import { syncCustomers } from "./streams/customers.js"
 import { syncOrders } from "./streams/orders.js"
 import { syncProducts } from "./streams/products.js"
@@ -48,6 +49,8 @@ export interface SyncRequest {
   readonly mode: RunMode
   readonly waitForLock: boolean
   readonly customersFullScanHours: number
+  /** Hours between full passes over every parent of a child stream (variations, notes, terms, …); 0: every run. */
+  readonly childrenFullPassHours: number
 }
 
 /** The store's clock, read from the Date header of one cheap request; ours if it sends none. */
@@ -56,8 +59,9 @@ const storeNow = Effect.flatMap(StoreClient, (store) =>
 
 /**
  * One sync or backfill: takes the store's lock, freezes an upper bound, runs the streams (orders, refunds,
- * customers and products together; reports last, for the days the others touched), stores the daily sums
- * of the days that changed, and records the run. A failing stream does not stop the others.
+ * customers and products together; reports next, for the days the others touched; then the other
+ * resources, children after the streams whose changes they follow), stores the daily sums of the days
+ * that changed, and records the run. A failing stream does not stop the others.
  */
 export const runSync = (request: SyncRequest) =>
   Effect.gen(function*() {
@@ -83,6 +87,8 @@ export const runSync = (request: SyncRequest) =>
       progress,
       changedOrders: new Set(),
       orderCustomers: new Set(),
+      changedCustomers: new Set(),
+      resourceChanges: new Map(),
       ordersDone: Deferred.await(ordersDone)
     }
     const selected = (name: StreamName) => request.streams.includes(name)
@@ -109,9 +115,16 @@ export const runSync = (request: SyncRequest) =>
       runStream("orders", syncOrders(ctx)).pipe(Effect.ensuring(Deferred.succeed(ordersDone, undefined))),
       runStream("refunds", syncRefunds(ctx)),
       runStream("customers", syncCustomers(ctx, request.customersFullScanHours)),
-      runStream("products", syncProducts(ctx))
+      runStream("products", syncProducts(ctx, request.childrenFullPassHours))
     ], { concurrency: "unbounded", discard: true })
     yield* runStream("reports", syncReports(ctx))
+    for (const wave of [1, 2]) {
+      yield* Effect.forEach(
+        RESOURCE_STREAMS.filter((name) => RESOURCES[name].wave === wave),
+        (name) => runStream(name, RESOURCES[name].run(ctx, request.childrenFullPassHours)),
+        { concurrency: store.concurrency, discard: true }
+      )
+    }
     yield* storeDailyTotals(ctx.storeId)
 
     const failures = results.filter((r) => r.error !== undefined).map((r) => ({ stream: r.stream, error: r.error! }))

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { manualClock, startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
+import { STRATEGIES, STREAMS } from "../../src/sync/context.js"
 import { runCli } from "../support/cli.js"
 import { freshDatabase } from "../support/database.js"
 
@@ -38,12 +39,15 @@ describe("the shopsync command line", () => {
     expect(run.stdout).toMatch(/orders\s+\d+/)
     // Not a terminal: one structured JSON log line per stream.
     const streamLines = run.stderr.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l)).filter((l) => l.annotations?.stream)
-    expect(streamLines.map((l) => l.annotations.stream).sort()).toEqual(["customers", "orders", "products", "refunds", "reports"])
+    expect(streamLines.map((l) => l.annotations.stream).sort()).toEqual([...STREAMS].sort())
 
     const status = await runCli(["status"], env)
     expect(status.code).toBe(0)
     expect(status.stdout).toMatch(/orders\s+\d{4}-\d{2}-\d{2}T/)
     expect(status.stdout).toContain("succeeded")
+    // Every stream with how it reads the store; children with their last full pass.
+    for (const stream of STREAMS) expect(status.stdout).toContain(STRATEGIES[stream])
+    expect(status.stdout).toMatch(/order_notes\s+full pass \d{4}-\d{2}-\d{2}T/)
   })
 
   it("fails with one paragraph naming the cause, never showing a secret", async () => {

@@ -4,7 +4,7 @@ import { startStoreSimulator, type StoreSimulator, type StoreSimulatorOptions } 
 import { dailyNetSales } from "../../src/simulator/store/reference.js"
 import type { StoreSettings } from "../../src/config/settings.js"
 import { StoreClient, StoreClientLive } from "../../src/store/client.js"
-import { STREAMS, type RunMode, type StreamName } from "../../src/sync/context.js"
+import { CORE_STREAMS, type RunMode, type StreamName } from "../../src/sync/context.js"
 import { Progress, runSync } from "../../src/sync/engine.js"
 import { pgLayer } from "../../src/warehouse/database.js"
 import { freshDatabase, sqlRows } from "./database.js"
@@ -32,15 +32,18 @@ interface SyncOptions {
   wait?: boolean
   /** SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS; default 0 (a full scan every run). */
   customersFullScanHours?: number
+  /** SHOPSYNC_CHILDREN_FULL_PASS_HOURS; default 24, as in production (0: every parent every run). */
+  childrenFullPassHours?: number
 }
 
 type Runtime = ManagedRuntime.ManagedRuntime<StoreClient | Progress | import("@effect/sql").SqlClient.SqlClient, unknown>
 const runPromiseSync = (runtime: Runtime, options: SyncOptions) =>
   runtime.runPromise(runSync({
-    streams: options.streams ?? STREAMS,
+    streams: options.streams ?? CORE_STREAMS,
     mode: options.mode ?? { kind: "sync" },
     waitForLock: options.wait ?? false,
-    customersFullScanHours: options.customersFullScanHours ?? 0
+    customersFullScanHours: options.customersFullScanHours ?? 0,
+    childrenFullPassHours: options.childrenFullPassHours ?? 24
   }))
 
 /** A simulator over real HTTP, a fresh database on the embedded server, and the real sync engine between them. */

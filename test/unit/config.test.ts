@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest"
 import { parseEnvFile } from "../../src/config/config-file.js"
 import { storeSettingsConfig } from "../../src/config/settings.js"
 import { parseStreams } from "../../src/cli/streams-option.js"
+import { CORE_STREAMS } from "../../src/sync/context.js"
 
 const load = (entries: Record<string, string>) =>
   Effect.runPromise(
@@ -32,9 +33,10 @@ describe("configuration", () => {
     expect(missing._tag === "Left" && String(missing.left)).toContain("STORE_CONSUMER_SECRET")
   })
 
-  it("accepts known stream names and rejects others by name", async () => {
-    expect(await Effect.runPromise(parseStreams(Option.some("refunds, orders")))).toEqual(["orders", "refunds"])
-    const bad = await Effect.runPromise(Effect.either(parseStreams(Option.some("orders,coupons"))))
+  it("accepts known stream names and rejects others by name; without --streams, the command's defaults", async () => {
+    expect(await Effect.runPromise(parseStreams(Option.some("refunds, order_notes, orders"), CORE_STREAMS))).toEqual(["orders", "refunds", "order_notes"])
+    expect(await Effect.runPromise(parseStreams(Option.none(), CORE_STREAMS))).toEqual(CORE_STREAMS)
+    const bad = await Effect.runPromise(Effect.either(parseStreams(Option.some("orders,coupons"), CORE_STREAMS)))
     expect(bad._tag === "Left" && bad.left.message).toContain('"coupons"')
   })
 })

@@ -25,6 +25,7 @@ const loadChecked = (ctx: RunContext, items: ReadonlyArray<unknown>, total: numb
     const stored = yield* query<{ id: string; doc_hash: string }>("customers_hashes", [ctx.storeId, customers.map((c) => c.doc.id)])
     const known = new Map(stored.map((r) => [Number(r.id), r.doc_hash]))
     const changed = customers.filter((c) => known.get(c.doc.id) !== c.hash)
+    for (const c of changed) ctx.changedCustomers.add(c.doc.id)
     if (changed.length > 0) {
       const hashes = Object.fromEntries(changed.map((c) => [c.doc.id, c.hash]))
       yield* loadPage("customers", ctx.storeId, changed.map((c) => c.doc), { mergeParams: [JSON.stringify(hashes)] })

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { StoreClient } from "../../store/client.js"
 import { validator, Product, Variation } from "../../store/schemas.js"
+import { idsOf, query, readState, saveCursor } from "../../warehouse/writer.js"
 import { replaceChildren } from "../children.js"
 import type { RunContext } from "../context.js"
 import { findDeleted } from "../deletions.js"
@@ -14,8 +15,11 @@ const LISTINGS = [
   { stream: "products.trash", params: { status: "trash" } }
 ] as const
 
-/** Products by modified cursor; the variations of each variable product that changed, from its own list. */
-export const syncProducts = (ctx: RunContext) =>
+/**
+ * Products by modified cursor; the variations of each variable product that changed, from its own list,
+ * and of every variable product on a periodic full pass (a variation's edit need not touch its product).
+ */
+export const syncProducts = (ctx: RunContext, childrenFullPassHours: number) =>
   Effect.gen(function*() {
     const variable = new Set<number>()
     const onPage = (docs: ReadonlyArray<Doc>, page: { total: number }) =>
@@ -30,7 +34,11 @@ export const syncProducts = (ctx: RunContext) =>
         : walkStream(spec, { storeId: ctx.storeId, stream: listing.stream, upper: ctx.upper, onPage }))
     }
     const store = yield* StoreClient
+    const state = yield* readState(ctx.storeId, "variations")
+    const fullPass = childrenFullPassHours <= 0 || ctx.upper - Number(state.details["lastFullPass"] ?? 0) >= childrenFullPassHours * 3600
+    if (fullPass) for (const id of idsOf(yield* query<{ id: string }>("parents_variable_products", [ctx.storeId]))) variable.add(id)
     const variations = yield* Effect.forEach(variable, (productId) => syncVariations(ctx.storeId, productId), { concurrency: store.concurrency })
+    if (fullPass) yield* saveCursor(ctx.storeId, "variations", null, 0, { lastFullPass: ctx.upper })
     rows += variations.reduce((n, v) => n + v, 0)
     const deleted = yield* findDeleted(
       { table: "products", path: "/products", field: "modified", listings: LISTINGS.map((l) => l.params), stillExists: (id) => existsOrNotFound(`/products/${id}`) },
