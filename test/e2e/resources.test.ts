@@ -89,6 +89,7 @@ const send = async (h: Harness, method: string, path: string, json?: unknown) =>
 describe("every readable resource of the store, synced", () => {
   const clock = manualClock(ms("2026-07-01T12:00:00Z"))
   let h: Harness
+  let guideId: number
   const sync = () => h.sync({ streams: STREAMS, childrenFullPassHours: 24 })
 
   beforeAll(async () => {
@@ -100,6 +101,7 @@ describe("every readable resource of the store, synced", () => {
       name: "Field guide", type: "simple", regular_price: "9.00", downloadable: true, virtual: true,
       downloads: [{ name: "Field guide (PDF)", file: "https://example.test/guide.pdf" }]
     })
+    guideId = guide.id
     const buyer = h.sim.state.customers[0]!.id
     await send(h, "POST", "/orders", { customer_id: buyer, status: "completed", set_paid: true, line_items: [{ product_id: guide.id, quantity: 1 }] })
     clock.advance(60_000)
@@ -156,6 +158,9 @@ describe("every readable resource of the store, synced", () => {
     await send(h, "PUT", `/orders/${touchedOrder!.id}`, { customer_note: "changed" })
     await send(h, "PUT", "/settings/products/woocommerce_hold_stock_minutes", { value: "45" })
     await send(h, "PUT", `/webhooks/${webhook.id}`, { name: "orders (renamed)" })
+    // A second buyer of the downloadable guide: a new download permission, through a new order.
+    const secondBuyer = state.customers[1]!.id
+    await send(h, "POST", "/orders", { customer_id: secondBuyer, status: "completed", set_paid: true, line_items: [{ product_id: guideId, quantity: 1 }] })
     clock.advance(60_000)
 
     await sync()
@@ -164,6 +169,7 @@ describe("every readable resource of the store, synced", () => {
     const terms = await warehouseView(h, "attribute_terms")
     expect(terms.get(`${attrA!.id} ${termOfA.id}`)?.description).toBe("changed with its attribute")
     expect(terms.get(`${attrB!.id} ${termOfB.id}`)?.description).not.toBe("changed alone")
+    expect([...(await warehouseView(h, "customer_downloads")).keys()].some((k) => k.startsWith(`${secondBuyer} `))).toBe(true)
     const notes = [...(await warehouseView(h, "order_notes")).values()].map((n) => n.note)
     expect(notes).toContain("a note on an order that changes too")
     expect(notes).not.toContain("a note on an order that does not change")
