@@ -93,3 +93,19 @@ export const runStatuses = async (h: Harness) =>
 
 /** Ids of the orders whose status counts as a sale (the reference's definition). */
 export const COUNTED = new Set(["processing", "completed", "on-hold", "refunded"])
+
+/**
+ * After a run stopped part-way through the orders: some were committed, not all, and the orders stream's
+ * row count is exactly the rows committed with its checkpoints. Returns how many were loaded.
+ */
+export const expectOrdersPartlyLoaded = async (h: Harness): Promise<number> => {
+  const [partial] = await h.rows<{ orders: number; rows_total: number }>(
+    `SELECT (SELECT count(*)::int FROM store.orders WHERE store_id = $1) AS orders,
+            (SELECT rows_total::int FROM sync.state WHERE store_id = $1 AND stream = 'orders') AS rows_total`,
+    [STORE_ID]
+  )
+  expect(partial!.orders).toBeGreaterThan(0)
+  expect(partial!.orders).toBeLessThan(h.sim.state.orders.length)
+  expect(partial!.rows_total).toBe(partial!.orders)
+  return partial!.orders
+}
