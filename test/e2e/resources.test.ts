@@ -311,3 +311,32 @@ describe("a parent the warehouse still has, gone from the store", () => {
     expect([...after.keys()].filter((k) => k.startsWith(`${buyer} `)).length).toBe(1)
   })
 })
+
+describe("variations changed behind the API's back", () => {
+  const clock = manualClock(ms("2026-07-01T12:00:00Z"))
+  let h: Harness
+  beforeAll(async () => {
+    h = await makeHarness({ clock, timezone: "UTC", data: { seed: 45, orders: 10, products: 20 } })
+  })
+  afterAll(() => h.close())
+
+  it("are not seen until the periodic full pass re-reads every variable product's variations", async () => {
+    const sync = () => h.sync({ streams: ["products"], childrenFullPassHours: 24 })
+    await sync()
+    // A write that does not go through the store's API (a plugin, a database edit): the product's
+    // date_modified stays, so nothing tells the products cursor.
+    const variation = h.sim.state.variations[0]!
+    variation.sku = "EDITED-BEHIND"
+    const sku = async () =>
+      (await h.rows<{ sku: string }>(`SELECT sku FROM store.product_variations WHERE store_id = 'test' AND id = $1`, [variation.id]))[0]?.sku
+    expect(await sku()).not.toBe("EDITED-BEHIND")
+
+    clock.advance(60_000)
+    await sync()
+    expect(await sku()).not.toBe("EDITED-BEHIND")
+
+    clock.advance(25 * HOUR)
+    await sync()
+    expect(await sku()).toBe("EDITED-BEHIND")
+  })
+})
