@@ -12,8 +12,10 @@ import {
   WithStringId,
   ZoneMethod
 } from "../../store/schemas.js"
-import { query, readState, saveCursor } from "../../warehouse/writer.js"
+import { StoreDocumentInvalid } from "../../store/errors.js"
+import { query } from "../../warehouse/writer.js"
 import type { ResourceStreamName, RunContext } from "../context.js"
+import { fullPassDone, fullPassDue } from "../full-pass.js"
 import { type Json, type Listing, refreshScopes, type ResourceSpec, retireOrphans } from "./refresh.js"
 
 /** Refreshes one of the resources below; children take the full-pass period (SHOPSYNC_CHILDREN_FULL_PASS_HOURS). */
@@ -127,13 +129,12 @@ const children = (
 ): Run => (ctx, hours) =>
   Effect.gen(function*() {
     const live = yield* parents(ctx)
-    const state = yield* readState(ctx.storeId, name)
-    const full = hours <= 0 || ctx.upper - Number(state.details["lastFullPass"] ?? 0) >= hours * 3600
+    const full = yield* fullPassDue(ctx, name, hours)
     const liveSet = new Set(live)
     const scopes = full ? live : [...new Set([...changed(ctx)].map(String))].filter((key) => liveSet.has(key))
     const refreshed = yield* refreshScopes(spec[name], ctx.storeId, scopes)
     const orphans = yield* retireOrphans(spec[name], ctx.storeId, live)
-    if (full) yield* saveCursor(ctx.storeId, name, null, 0, { lastFullPass: ctx.upper })
+    if (full) yield* fullPassDone(ctx, name)
     return counts(refreshed, orphans)
   })
 
@@ -147,7 +148,7 @@ const settings: Run = (ctx) =>
     const store = yield* StoreClient
     const page = yield* store.list("/settings")
     const problem = validator(SettingGroup)(page.items)
-    if (problem !== undefined) return yield* Effect.fail(new Error(`GET /settings: ${problem}`))
+    if (problem !== undefined) return yield* new StoreDocumentInvalid({ url: "/settings", detail: problem })
     const groups = (page.items as ReadonlyArray<{ id: string }>).map((g) => g.id)
     const refreshed = yield* refreshScopes(spec.settings, ctx.storeId, groups)
     return counts(refreshed, yield* retireOrphans(spec.settings, ctx.storeId, groups))

@@ -1,10 +1,11 @@
 import { Effect } from "effect"
 import { StoreClient } from "../../store/client.js"
 import { validator, Product, Variation } from "../../store/schemas.js"
-import { idsOf, query, readState, saveCursor } from "../../warehouse/writer.js"
+import { idsOf, query } from "../../warehouse/writer.js"
 import { replaceChildren } from "../children.js"
 import type { RunContext } from "../context.js"
 import { findDeleted } from "../deletions.js"
+import { fullPassDone, fullPassDue } from "../full-pass.js"
 import { walkStream } from "../slices.js"
 import type { Doc, WalkSpec } from "../walk.js"
 import { existsOrNotFound } from "./orders.js"
@@ -34,11 +35,10 @@ export const syncProducts = (ctx: RunContext, childrenFullPassHours: number) =>
         : walkStream(spec, { storeId: ctx.storeId, stream: listing.stream, upper: ctx.upper, onPage }))
     }
     const store = yield* StoreClient
-    const state = yield* readState(ctx.storeId, "variations")
-    const fullPass = childrenFullPassHours <= 0 || ctx.upper - Number(state.details["lastFullPass"] ?? 0) >= childrenFullPassHours * 3600
+    const fullPass = yield* fullPassDue(ctx, "variations", childrenFullPassHours)
     if (fullPass) for (const id of idsOf(yield* query<{ id: string }>("parents_variable_products", [ctx.storeId]))) variable.add(id)
     const variations = yield* Effect.forEach(variable, (productId) => syncVariations(ctx.storeId, productId), { concurrency: store.concurrency })
-    if (fullPass) yield* saveCursor(ctx.storeId, "variations", null, 0, { lastFullPass: ctx.upper })
+    if (fullPass) yield* fullPassDone(ctx, "variations")
     rows += variations.reduce((n, v) => n + v, 0)
     const deleted = yield* findDeleted(
       { table: "products", path: "/products", field: "modified", listings: LISTINGS.map((l) => l.params), stillExists: (id) => existsOrNotFound(`/products/${id}`) },
