@@ -66,6 +66,9 @@ export const syncCommand = Command.make(
   Command.withDescription(
     "Incremental sync: pages each stream from its cursor (modified_after, dates_are_gmt) up to the store's clock " +
       "minus STORE_SETTLE_SECONDS, loads every page with its checkpoint in one transaction, marks deletions, " +
-      "and refreshes the store's sales report for the days that changed. Exits at once if another run holds the lock."
+      "and refreshes the store's sales report for the days that changed; then refreshes the store's other resources " +
+      "(notes, downloads, taxes, reviews, catalogue terms, shipping, settings, reference data, tools, webhooks, reports), " +
+      "children for the parents that changed and all of them every SHOPSYNC_CHILDREN_FULL_PASS_HOURS (default 24). " +
+      "`status` shows each stream's strategy. Exits at once if another run holds the lock."
   )
 )
