@@ -19,6 +19,9 @@ export interface FaultRule {
   retryAfterSeconds?: number
   /** Delay of a latency fault; default 250. */
   latencyMs?: number
+  /** Transient faults: the same request (method and URL) is hit at most this many times in a row, so a client
+   * retrying more often always gets through. Unset: every try is drawn independently. */
+  maxInARow?: number
   seed?: number
 }
 
@@ -42,6 +45,8 @@ interface RuleState {
   random: () => number
   matched: number
   fired: number
+  /** Faults in a row per request key (maxInARow rules only); removed when the request gets through. */
+  streaks: Map<string, number>
 }
 
 const HTML_502 =
@@ -64,11 +69,15 @@ export class FaultInjector {
       random: mulberry32(rule.seed ?? 0x5eed + i * 7919),
       matched: 0,
       fired: 0,
+      streaks: new Map(),
     }))
   }
 
-  /** `path` is the request path below the API root, or undefined outside it (then only rules without pathPrefix apply). */
-  decide(path: string | undefined): FaultDecision {
+  /**
+   * `path` is the request path below the API root, or undefined outside it (then only rules without pathPrefix
+   * apply); `requestKey` identifies a request across retries (method and URL) for `maxInARow`.
+   */
+  decide(path: string | undefined, requestKey = path ?? ""): FaultDecision {
     let delayMs = 0
     let action: FaultAction | undefined
     for (const s of this.states) {
@@ -79,7 +88,12 @@ export class FaultInjector {
       if (seenBefore < (rule.afterRequests ?? 0)) continue
       if (rule.times !== undefined && s.fired >= rule.times) continue
       const p = rule.probability ?? 1
-      if (p < 1 && s.random() >= p) continue
+      const streak = s.streaks.get(requestKey) ?? 0
+      if ((p < 1 && s.random() >= p) || (rule.maxInARow !== undefined && streak >= rule.maxInARow)) {
+        s.streaks.delete(requestKey)
+        continue
+      }
+      if (rule.maxInARow !== undefined) s.streaks.set(requestKey, streak + 1)
       s.fired++
       if (rule.kind === "latency") delayMs += rule.latencyMs ?? 250
       else action = this.actionFor(rule)

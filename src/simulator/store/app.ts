@@ -132,7 +132,7 @@ export const createRequestHandler = (app: AppOptions) => {
     const path = lower === API_ROOT || lower.startsWith(`${API_ROOT}/`) ? url.pathname.slice(API_ROOT.length) || "/" : undefined
     const entry: LoggedRequest = { method: req.method ?? "GET", url: url.pathname + url.search, status: 0 }
     app.log.push(entry)
-    const decision = app.faults.decide(path)
+    const decision = app.faults.decide(path, `${entry.method} ${entry.url}`)
     const run = async () => {
       if (decision.delayMs > 0) await new Promise((r) => setTimeout(r, decision.delayMs))
       if (decision.action?.type === "drop") {

@@ -24,6 +24,7 @@ const number = (text: string, what: string): number => {
  *   value   = a probability in [0, 1] for every kind but latency;
  *             for latency a duration ("250ms", "1.5s", bare number = ms), its probability then being 1
  *   option  = p=<probability> | times=<n> | after=<n requests> | path=</prefix> | retry=<seconds> | ms=<latency> | seed=<n>
+ *             | burst=<n> (the same request is hit at most n times in a row)
  *
  * Example: "429:0.1;retry=2;path=/orders,latency:300ms;p=0.5,drop:0.01;after=20"
  */
@@ -65,6 +66,9 @@ export const parseFaultSpec = (spec: string): FaultRule[] =>
             break
           case "seed":
             rule.seed = number(v, "seed")
+            break
+          case "burst":
+            rule.maxInARow = number(v, "burst")
             break
           default:
             throw new Error(`fault spec: unknown option "${key}" in "${text}"`)

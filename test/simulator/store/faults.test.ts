@@ -66,6 +66,15 @@ describe("store simulator: fault injection", () => {
     expect(statuses).toEqual([200, 200, 200, 503, 503, 200, 200])
   })
 
+  it("maxInARow: the same request is hit at most that many times in a row, other requests keep their own streak", async () => {
+    sim.setFaults([{ kind: "502", maxInARow: 2 }])
+    const statuses: number[] = []
+    for (const path of ["/orders", "/orders", "/customers", "/orders", "/orders?page=2", "/orders", "/orders"]) statuses.push((await call(sim, path)).status)
+    // After its pass the streak of /orders restarts; /customers and /orders?page=2 are other requests.
+    expect(statuses).toEqual([502, 502, 502, 200, 502, 502, 502])
+    sim.setFaults([])
+  })
+
   it("is deterministic for a seed: the same request sequence fails the same way", async () => {
     const pattern = async () => {
       sim.setFaults([{ kind: "500", probability: 0.3, seed: 42 }])
@@ -91,6 +100,7 @@ describe("store simulator: fault injection", () => {
       { kind: "503", probability: 0.5, retryAfterSeconds: 3, pathPrefix: "/orders", times: 2, afterRequests: 10, seed: 7 },
       { kind: "latency", latencyMs: 1500, probability: 0.25 },
     ])
+    expect(parseFaultSpec("drop:0.3;burst=3")).toEqual([{ kind: "drop", probability: 0.3, maxInARow: 3 }])
     expect(parseFaultSpec("html5xx,empty5xx:1")).toEqual([{ kind: "html5xx" }, { kind: "empty5xx", probability: 1 }])
     expect(parseFaultSpec("")).toEqual([])
     expect(() => parseFaultSpec("teapot:1")).toThrow(/unknown kind/)
