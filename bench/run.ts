@@ -154,7 +154,7 @@ const main = async () => {
   tsc(["bench/source.ts", "bench/sink.ts", "--outDir", build, "--rootDir", "bench", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--strict", "--skipLibCheck", "--esModuleInterop", "--types", "node"])
 
   const scope = Effect.runSync(Scope.make())
-  const server = await Effect.runPromise(embeddedPostgres({ dataDir: defaultDataDir("bench-postgres"), port: 54339 }).pipe(Scope.extend(scope)))
+  const server = await Effect.runPromise(embeddedPostgres({ dataDir: defaultDataDir("bench-postgres"), port: 25433 }).pipe(Scope.extend(scope)))
   const admin = `postgres://${server.user}:${server.password}@127.0.0.1:${server.port}/postgres`
   const client = new pg.Client({ connectionString: admin })
   await client.connect()

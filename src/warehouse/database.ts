@@ -39,7 +39,8 @@ const ensureDatabase = (server: { port: number; user: string; password: string }
 /** The embedded server's URL for `database`, started for the scope's lifetime. */
 const embeddedDatabaseUrl = (database: string) =>
   Effect.gen(function*() {
-    const port = yield* Config.integer("SHOPSYNC_PG_PORT").pipe(Config.withDefault(54329))
+    // Below Linux's ephemeral range (32768–60999), so an outgoing connection never holds the port at start.
+    const port = yield* Config.integer("SHOPSYNC_PG_PORT").pipe(Config.withDefault(25432))
     const server = yield* embeddedPostgres({ dataDir: defaultDataDir("postgres"), port })
     yield* ensureDatabase(server, database)
     yield* Effect.logInfo(

@@ -10,7 +10,8 @@ export class EmbeddedPostgresFailed extends Data.TaggedError("EmbeddedPostgresFa
 }> {
   override get message() {
     return `could not start the embedded PostgreSQL in ${this.dataDir}: ${this.reason}. ` +
-      `Set DATABASE_URL to use another server, or SHOPSYNC_DATA_DIR to move the data directory.`
+      `Set DATABASE_URL to use another server, SHOPSYNC_PG_PORT to use another port, or SHOPSYNC_DATA_DIR to move ` +
+      `the data directory.`
   }
 }
 

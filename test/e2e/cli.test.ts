@@ -1,3 +1,7 @@
+import * as fs from "node:fs"
+import * as net from "node:net"
+import * as os from "node:os"
+import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { manualClock, startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
 import { STRATEGIES, STREAMS } from "../../src/sync/context.js"
@@ -68,6 +72,27 @@ describe("the shopsync command line", () => {
     const badDay = await runCli(["backfill", "--since", "2026-13-01"], env)
     expect(badDay.code).not.toBe(0)
     expect(badDay.stdout + badDay.stderr).toContain("YYYY-MM-DD")
+  })
+
+  it("without DATABASE_URL, a busy embedded port fails naming the port and how to move it; a free one works", async () => {
+    const dataRoot = fs.mkdtempSync(path.join(os.tmpdir(), "shopsync-cli-"))
+    const busy = net.createServer()
+    await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve))
+    const port = (busy.address() as net.AddressInfo).port
+    const embeddedEnv = { ...env, DATABASE_URL: undefined, SHOPSYNC_DATA_DIR: dataRoot, SHOPSYNC_PG_PORT: String(port) }
+    try {
+      const refused = await runCli(["migrate"], embeddedEnv)
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toContain(`port ${port}`)
+      expect(refused.stderr).toContain("SHOPSYNC_PG_PORT")
+      await new Promise<void>((resolve) => busy.close(() => resolve()))
+      const started = await runCli(["migrate"], embeddedEnv)
+      expect(started.code).toBe(0)
+      expect(started.stderr).toContain(`embedded PostgreSQL in ${path.join(dataRoot, "postgres")} on port ${port}`)
+    } finally {
+      busy.close()
+      fs.rmSync(dataRoot, { recursive: true, force: true })
+    }
   })
 
   it("migrate is idempotent", async () => {
