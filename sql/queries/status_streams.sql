@@ -3,7 +3,7 @@
 SELECT stream,
        coalesce(to_char(cursor_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || coalesce(' #' || cursor_id, ''), '') ||
          CASE WHEN details ? 'slices' THEN ' (' || (SELECT count(*) FROM jsonb_object_keys(details->'slices')) || ' slices pending)' ELSE '' END ||
-         coalesce('full pass ' || to_char(to_timestamp((coalesce(details->>'lastFullPass', details->>'lastFullScan'))::bigint) AT TIME ZONE 'UTC',
+         coalesce('full pass ' || to_char(to_timestamp((details->>'lastFullPass')::bigint) AT TIME ZONE 'UTC',
                                           'YYYY-MM-DD"T"HH24:MI:SS"Z"'), '') AS cursor,
        CASE WHEN cursor_at IS NULL THEN '' ELSE justify_interval(date_trunc('second', now() - cursor_at))::text END AS lag,
        rows_total,

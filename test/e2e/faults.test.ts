@@ -69,7 +69,7 @@ describe("a stream that keeps failing", () => {
     expect(state.get("orders")?.last_error).toBeNull()
     expect(state.get("products")?.cursor_at).not.toBeNull()
     expect(state.get("products")?.last_error).toBeNull()
-    expect(state.get("customers")?.details.lastFullScan).toBeDefined()
+    expect(state.get("customers")?.details.lastFullPass).toBeDefined()
     expect(state.get("refunds")?.cursor_at ?? null).toBeNull()
     expect(state.get("refunds")?.last_error).toMatch(/503/)
     expect(state.get("refunds")?.last_error).toContain("/refunds")

@@ -47,6 +47,20 @@ describe("migrate", () => {
     ])
   })
 
+  it("005 carries an existing customers full-scan time over to lastFullPass, so an upgrade forces no extra scan", async () => {
+    await run()
+    await sqlRows(db.url, `INSERT INTO sync.state (store_id, stream, details) VALUES
+      ('old', 'customers', '{"lastFullScan": 1780000000}'), ('old', 'orders', '{"slices": {}}')`)
+    await sqlRows(db.url, "DELETE FROM public.shopsync_migrations WHERE version = '005_customers_full_pass'")
+    expect((await run()).applied).toEqual(["005_customers_full_pass"])
+    const state = await sqlRows<{ stream: string; details: unknown }>(db.url,
+      "SELECT stream, details FROM sync.state WHERE store_id = 'old' ORDER BY stream")
+    expect(state).toEqual([
+      { stream: "customers", details: { lastFullPass: 1780000000 } },
+      { stream: "orders", details: { slices: {} } }
+    ])
+  })
+
   it("survives two migrators starting at once", async () => {
     const other = await freshDatabase()
     try {

@@ -3,8 +3,9 @@ import { Effect } from "effect"
 import { StoreClient } from "../../store/client.js"
 import { StoreDocumentInvalid } from "../../store/errors.js"
 import { Customer, validator } from "../../store/schemas.js"
-import { idsOf, loadPage, query, readState, saveCursor } from "../../warehouse/writer.js"
+import { idsOf, loadPage, query } from "../../warehouse/writer.js"
 import type { RunContext } from "../context.js"
+import { fullPassDone, fullPassDue } from "../full-pass.js"
 import { existsOrNotFound } from "./orders.js"
 
 const check = validator(Customer)
@@ -40,16 +41,14 @@ const loadChecked = (ctx: RunContext, items: ReadonlyArray<unknown>, total: numb
  */
 export const syncCustomers = (ctx: RunContext, fullScanHours: number) =>
   Effect.gen(function*() {
-    const state = yield* readState(ctx.storeId, "customers")
-    const lastFull = Number(state.details.lastFullScan ?? 0)
-    const due = ctx.mode.kind === "backfill" || fullScanHours <= 0 || ctx.upper - lastFull >= fullScanHours * 3600
+    const due = ctx.mode.kind === "backfill" || (yield* fullPassDue(ctx, "customers", fullScanHours))
     if (!due) return { rows: yield* Effect.zipRight(ctx.ordersDone, byId(ctx)), deleted: 0 }
     const { rows, seen } = yield* fullScan(ctx)
     const gone = idsOf(yield* query<{ id: string }>("customers_live_ids", [ctx.storeId])).filter((id) => !seen.has(id))
     const deleted: number[] = []
     for (const id of gone) if (!(yield* existsOrNotFound(`${PATH}/${id}`))) deleted.push(id)
     if (deleted.length > 0) yield* query("customers_mark_deleted", [ctx.storeId, deleted])
-    yield* saveCursor(ctx.storeId, "customers", null, 0, { lastFullScan: ctx.upper })
+    yield* fullPassDone(ctx, "customers")
     return { rows, deleted: deleted.length }
   })
 
