@@ -163,11 +163,13 @@ const walkSlice = (
   run: StreamWalk
 ): Effect.Effect<number, StoreError | SqlError, StoreClient | SqlClient.SqlClient> =>
   Effect.gen(function*() {
-    const upper = Math.min(slice.upper ?? run.upper, run.upper)
+    // A bounded slice runs to its own bound even when this run's upper is lower (the store's clock behind, a
+    // longer settle): its rows were settled for the run that cut it, and ending it short would skip the rest.
+    const upper = slice.upper ?? run.upper
     const commitTo = (s: Slice) => (docs: ReadonlyArray<Doc>, cursor: Cursor | null, total: number, json?: string) =>
       ledger.commit(s, docs, cursor, json).pipe(Effect.zipRight(run.onPage(docs, { total })))
     const walkPiece = (s: Slice, lower: Cursor | null) =>
-      walkRange(spec, { lower, upper: Math.min(s.upper ?? upper, upper) }, commitTo(s)).pipe(
+      walkRange(spec, { lower, upper: s.upper ?? upper }, commitTo(s)).pipe(
         Effect.tap(() => ledger.finish(s)),
         Effect.map((w) => w.rows)
       )

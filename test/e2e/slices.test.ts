@@ -111,3 +111,44 @@ describe("a long walk split into time slices walked at once", () => {
     expect(walks).toBe(2)
   })
 })
+
+describe("resuming slices under a lower upper bound (the store's clock behind, or a longer settle)", () => {
+  const clock = manualClock(ms("2026-07-01T12:00:00Z"))
+  let h: Harness
+  let failAt: number | undefined
+  beforeAll(async () => {
+    let ordersRequests = 0
+    h = await makeHarness(
+      {
+        clock,
+        timezone: "America/New_York",
+        data: { seed: 61, orders: 3000, bursts: 0, start: "2026-01-05", days: 120 },
+        onRequest: ({ path }) => {
+          if (path === "/orders" && ++ordersRequests === failAt) h.sim.setFaults([{ kind: "503", pathPrefix: "/orders" }])
+        }
+      },
+      { perPage: 20, concurrency: 4 }
+    )
+  })
+  afterAll(() => h.close())
+
+  it("walks a pending slice to its own bound, so the rows between the new upper and that bound are not skipped", async () => {
+    failAt = 70
+    expect(await failedSync(h.sync({ streams: ["orders"] }))).toMatch(/503/)
+    h.sim.setFaults([])
+    const state = (await streamState(h)).find((s) => s.stream === "orders")!
+    const [bound, cursor] = Object.entries(state.details.slices as Record<string, Position>)
+      .filter(([key, c]) => key !== "open" && c.at !== null)
+      .map(([key, c]) => [Number(key), c.at!] as const)
+      .sort((a, b) => b[0] - a[0])[0]!
+    // The next run's store clock says a time inside that slice, with rows of it still to load above it.
+    const upper = Math.floor((cursor + bound) / 2)
+    expect(h.sim.state.orders.filter((o) => o.modified >= upper && o.modified < bound).length).toBeGreaterThan(0)
+    const resumeAt = clock.now()
+    clock.set(upper * 1000)
+    await h.sync({ streams: ["orders"] })
+    clock.set(resumeAt + 60_000)
+    await h.sync({ streams: ["orders"] })
+    await expectOrdersMatchStore(h)
+  })
+})
