@@ -21,7 +21,7 @@ const REFRESH = "full refresh with change detection"
 /** How each stream reads the store: what `status` shows beside it (sync.state names trash listings `<stream>.trash`). */
 export const STRATEGIES: Record<StreamName, string> = {
   orders: "modified cursor (status any, then trash); forced deletions by count comparison",
-  refunds: "created cursor on store-wide /refunds (else per changed order); deletions by count comparison",
+  refunds: "created cursor on store-wide /refunds, deletions by count comparison (else per order: changed, differing, full pass)",
   products: "modified cursor (any, then trash); variations per changed variable product, all on a full pass",
   customers: "full scan by id with hash comparison (no modified filter exists); deletions confirmed by 404",
   reports: "/reports/sales per day, for the days the run changed",
@@ -61,7 +61,7 @@ export interface RunContext {
   /** Exclusive upper bound of this run (epoch second of the store's clock minus the settle time). */
   readonly upper: number
   readonly progress: ProgressSink
-  /** Orders loaded by this run (refunds fall back to per-order lists for these). */
+  /** Orders loaded by this run (refunds fall back to per-order lists for these, among others). */
   readonly changedOrders: Set<number>
   /** Registered customers seen on orders loaded by this run. */
   readonly orderCustomers: Set<number>

@@ -113,7 +113,7 @@ export const runSync = (request: SyncRequest) =>
     // (refunds per order, customers by id) waits for ctx.ordersDone.
     yield* Effect.all([
       runStream("orders", syncOrders(ctx)).pipe(Effect.ensuring(Deferred.succeed(ordersDone, undefined))),
-      runStream("refunds", syncRefunds(ctx)),
+      runStream("refunds", syncRefunds(ctx, request.childrenFullPassHours)),
       runStream("customers", syncCustomers(ctx, request.customersFullScanHours)),
       runStream("products", syncProducts(ctx, request.childrenFullPassHours))
     ], { concurrency: "unbounded", discard: true })

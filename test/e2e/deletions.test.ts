@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { manualClock, type StoreState } from "../../src/simulator/store/index.js"
 import type { OrderRecord } from "../../src/simulator/store/model.js"
 import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
-import { COUNTED, expectOrdersMatchStore, expectRefundsMatchStore, localDay, ms, warehouseOrders, warehouseRefunds } from "../support/scenarios.js"
+import { COUNTED, expectOrdersMatchStore, expectRefundsMatchStore, failedSync, localDay, ms, warehouseOrders, warehouseRefunds } from "../support/scenarios.js"
 
 const TZ = "America/New_York"
 const cents = (money: string | number) => Math.round(Number(money) * 100)
@@ -152,6 +152,37 @@ describe("a store without the store-wide refunds list (before WooCommerce 9.0)",
     const refunds = await warehouseRefunds(h)
     expect(refunds.get(refund.id)).toMatchObject({ orderId: order.id, amountCents: 325, deleted: false })
     expect(refunds.get(freshRefund.id)).toMatchObject({ orderId: fresh.id, amountCents: 100, deleted: false })
+    await expectRefundsMatchStore(h)
+    expect(await h.netSales()).toEqual(h.expectedNetSales())
+  })
+
+  it("a refund whose per-order read failed is read by the next sync: its order lists a refund the warehouse lacks", async () => {
+    const order = h.sim.state.orders.find((o) => o.status === "completed" && o.refundIds.length === 0)!
+    clock.advance(60_000)
+    const refund = h.sim.state.createRefund(order.id, { amount: "7.50", reason: "damaged" })
+    clock.advance(2_000)
+    // The order is loaded, then every per-order refund list fails: the order's cursor has moved past it.
+    h.sim.setFaults([{ kind: "503", pathPrefix: "/orders/" }])
+    expect(await failedSync(h.sync({ streams: ["orders", "refunds"] }))).toMatch(/refunds: .*503/)
+    h.sim.setFaults([])
+    expect((await warehouseRefunds(h)).has(refund.id)).toBe(false)
+    clock.advance(60_000)
+    await h.sync()
+    expect((await warehouseRefunds(h)).get(refund.id)).toMatchObject({ orderId: order.id, amountCents: 750, deleted: false })
+    await expectRefundsMatchStore(h)
+    expect(await h.netSales()).toEqual(h.expectedNetSales())
+  })
+
+  it("a deleted refund, which does not touch its order, is marked deleted by the periodic full pass", async () => {
+    const refund = h.sim.state.refunds.find((r) => h.sim.state.orders.some((o) => o.id === r.orderId && o.status === "completed"))!
+    clock.advance(60_000)
+    h.sim.state.deleteRefund(refund.orderId, refund.id)
+    clock.advance(2_000)
+    await h.sync()
+    expect((await warehouseRefunds(h)).get(refund.id)?.deleted).toBe(false)
+    clock.advance(25 * 3600_000)
+    await h.sync()
+    expect((await warehouseRefunds(h)).get(refund.id)?.deleted).toBe(true)
     await expectRefundsMatchStore(h)
     expect(await h.netSales()).toEqual(h.expectedNetSales())
   })

@@ -2,9 +2,11 @@ import { Effect } from "effect"
 import { StoreClient } from "../../store/client.js"
 import { StoreRequestFailed } from "../../store/errors.js"
 import { validator, Refund } from "../../store/schemas.js"
+import { idsOf, query } from "../../warehouse/writer.js"
 import { replaceChildren } from "../children.js"
 import type { RunContext } from "../context.js"
 import { findDeleted } from "../deletions.js"
+import { fullPassDone, fullPassDue } from "../full-pass.js"
 import { walkStream } from "../slices.js"
 import type { Doc, WalkSpec } from "../walk.js"
 import { createdWindow } from "./window.js"
@@ -15,10 +17,12 @@ const isNoRoute = (e: unknown): e is StoreRequestFailed => e instanceof StoreReq
 
 /**
  * Refunds come from the store-wide list (cursor on date_created): deleting a refund does not touch its
- * order, so order cursors would never see it go. Stores without that endpoint get per-order lists for
- * the orders this run loaded (creating a refund bumps its order's date_modified).
+ * order, so order cursors would never see it go. Stores without that endpoint get per-order lists: for
+ * the orders this run loaded (creating a refund bumps its order's date_modified), the orders whose
+ * documents list other refunds than the warehouse holds (a read that failed is retried on the next run),
+ * and on a periodic full pass every order with refunds (what shows a deleted refund).
  */
-export const syncRefunds = (ctx: RunContext) =>
+export const syncRefunds = (ctx: RunContext, fullPassHours: number) =>
   Effect.gen(function*() {
     const onPage = (docs: ReadonlyArray<Doc>, page: { total: number }) => ctx.progress.page("refunds", docs.length, page.total)
 
@@ -29,9 +33,9 @@ export const syncRefunds = (ctx: RunContext) =>
     const rows = yield* storeWide.pipe(
       Effect.map((n) => ({ rows: n, storeWide: true })),
       Effect.catchIf(isNoRoute, () =>
-        Effect.logInfo("refunds: this store has no store-wide /refunds endpoint; reading refunds per changed order").pipe(
+        Effect.logInfo("refunds: this store has no store-wide /refunds endpoint; reading refunds per order").pipe(
           Effect.zipRight(ctx.ordersDone),
-          Effect.zipRight(perOrder(ctx, onPage)),
+          Effect.zipRight(perOrder(ctx, fullPassHours, onPage)),
           Effect.map((n) => ({ rows: n, storeWide: false }))
         ))
     )
@@ -47,10 +51,13 @@ export const syncRefunds = (ctx: RunContext) =>
     return { rows: rows.rows, deleted: deleted.length }
   })
 
-const perOrder = (ctx: RunContext, onPage: (docs: ReadonlyArray<Doc>, page: { total: number }) => Effect.Effect<void>) =>
+const perOrder = (ctx: RunContext, fullPassHours: number, onPage: (docs: ReadonlyArray<Doc>, page: { total: number }) => Effect.Effect<void>) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
-    const counts = yield* Effect.forEach(ctx.changedOrders, (orderId) =>
+    const full = yield* fullPassDue(ctx, "refunds", fullPassHours)
+    const more = idsOf(yield* query<{ id: string }>("refunds_orders_to_read", [ctx.storeId, full]))
+    const orders = new Set([...ctx.changedOrders, ...more])
+    const counts = yield* Effect.forEach(orders, (orderId) =>
       replaceChildren({
         storeId: ctx.storeId,
         parentId: orderId,
@@ -58,6 +65,7 @@ const perOrder = (ctx: RunContext, onPage: (docs: ReadonlyArray<Doc>, page: { to
         kind: "refunds",
         check: validator(Refund),
         markMissing: "refunds_of_order_mark_deleted"
-      }).pipe(Effect.tap((docs) => onPage(docs, { total: ctx.changedOrders.size })), Effect.map((docs) => docs.length)), { concurrency: store.concurrency })
+      }).pipe(Effect.tap((docs) => onPage(docs, { total: orders.size })), Effect.map((docs) => docs.length)), { concurrency: store.concurrency })
+    if (full) yield* fullPassDone(ctx, "refunds")
     return counts.reduce((n, c) => n + c, 0)
   })
