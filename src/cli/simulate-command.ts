@@ -8,7 +8,7 @@ const customers = Options.integer("customers").pipe(Options.withDescription("num
 const products = Options.integer("products").pipe(Options.withDescription("number of generated products (default: 60)"), Options.optional)
 const timezone = Options.text("timezone").pipe(Options.withDescription("the store's IANA timezone (local dates, report days)"), Options.withDefault("America/New_York"))
 const faults = Options.text("faults").pipe(
-  Options.withDescription('fault injection, e.g. "429:0.05,500:0.02,drop:0.01,latency:250ms" (kinds: 429 500 502 503 html5xx empty5xx drop latency)'),
+  Options.withDescription('fault injection, e.g. "429:0.05,500:0.02,drop:0.01,latency:250ms" (kinds: 429 500 502 503 html5xx html404 empty5xx drop latency)'),
   Options.optional
 )
 const noStoreWideRefunds = Options.boolean("no-store-wide-refunds").pipe(

@@ -17,6 +17,14 @@ export class StoreRequestFailed extends Data.TaggedError("StoreRequestFailed")<{
   }
 }
 
+/**
+ * The store's own 404 for the thing asked for: the only proof that it is gone. A 404 without the store's JSON
+ * error (a proxy's or security plugin's page) or for an unknown route (rest_no_route) says nothing about the
+ * thing, and stays an error.
+ */
+export const isGone = (e: unknown): e is StoreRequestFailed =>
+  e instanceof StoreRequestFailed && e.status === 404 && e.code !== undefined && e.code !== "rest_no_route"
+
 /** 401/403: credentials are wrong or lack permission; retrying would not help. */
 export class StoreAuthFailed extends Data.TaggedError("StoreAuthFailed")<{
   readonly url: string

@@ -87,6 +87,23 @@ describe("deletions in a store with the store-wide refunds list", () => {
     expect(await h.netSales()).toEqual(h.expectedNetSales())
   })
 
+  it("a 404 page from a proxy in the store's place is no proof: the order stays, the stream fails naming it, and the next sync settles it", async () => {
+    const order = state.orders.find((o) => o.status === "completed" && o.refundIds.length === 0 && sameDayOrders(o) >= 2)!
+    clock.advance(60_000)
+    state.forceDeleteOrder(order.id)
+    clock.advance(2_000)
+    h.sim.setFaults([{ kind: "html404", pathPrefix: `/orders/${order.id}` }])
+    const error = await failedSync(h.sync())
+    h.sim.setFaults([])
+    expect(error).toContain("orders: the store answered 404")
+    expect(error).toContain(`/orders/${order.id}`)
+    expect((await warehouseOrders(h)).get(order.id)?.deleted).toBe(false)
+    clock.advance(60_000)
+    await h.sync()
+    expect((await warehouseOrders(h)).get(order.id)?.deleted).toBe(true)
+    expect(await h.netSales()).toEqual(h.expectedNetSales())
+  })
+
   it("with nothing deleted, the deletion check costs one request per listing (a handful, whatever the store's size)", async () => {
     clock.advance(60_000)
     const before = h.sim.requests.length

@@ -3,7 +3,8 @@
 import { mulberry32 } from "./prng.ts"
 import type { Reply } from "./reply.ts"
 
-export type FaultKind = "429" | "500" | "502" | "503" | "html5xx" | "empty5xx" | "drop" | "latency"
+/** html404: the page a proxy or security plugin answers in the store's place, without the store's JSON error. */
+export type FaultKind = "429" | "500" | "502" | "503" | "html5xx" | "html404" | "empty5xx" | "drop" | "latency"
 
 export interface FaultRule {
   kind: FaultKind
@@ -49,6 +50,8 @@ interface RuleState {
   streaks: Map<string, number>
 }
 
+const HTML_404 =
+  "<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
 const HTML_502 =
   "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
 
@@ -120,6 +123,8 @@ export class FaultInjector {
       }
       case "html5xx":
         return { type: "reply", reply: { status: 502, text: HTML_502, contentType: "text/html", headers: retryHeader } }
+      case "html404":
+        return { type: "reply", reply: { status: 404, text: HTML_404, contentType: "text/html", headers: {} } }
       case "empty5xx":
         return { type: "reply", reply: { status: 503, text: "", headers: retryHeader } }
       case "500":

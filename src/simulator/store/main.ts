@@ -1,7 +1,7 @@
 // Command-line helpers for running the store simulator standalone (the CLI wiring lives elsewhere).
 import type { FaultKind, FaultRule } from "../http/faults.ts"
 
-const KINDS: ReadonlyArray<FaultKind> = ["429", "500", "502", "503", "html5xx", "empty5xx", "drop", "latency"]
+const KINDS: ReadonlyArray<FaultKind> = ["429", "500", "502", "503", "html5xx", "html404", "empty5xx", "drop", "latency"]
 
 const duration = (text: string): number => {
   const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(text)
@@ -20,7 +20,7 @@ const number = (text: string, what: string): number => {
  *
  *   spec    = rule *( "," rule )
  *   rule    = kind [ ":" value ] *( ";" option )
- *   kind    = 429 | 500 | 502 | 503 | html5xx | empty5xx | drop | latency
+ *   kind    = 429 | 500 | 502 | 503 | html5xx | html404 | empty5xx | drop | latency
  *   value   = a probability in [0, 1] for every kind but latency;
  *             for latency a duration ("250ms", "1.5s", bare number = ms), its probability then being 1
  *   option  = p=<probability> | times=<n> | after=<n requests> | path=</prefix> | retry=<seconds> | ms=<latency> | seed=<n>

@@ -1,7 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
 import { type QueryParams, StoreClient } from "../../store/client.js"
-import { StoreDocumentInvalid, StoreRequestFailed } from "../../store/errors.js"
+import { isGone, StoreDocumentInvalid } from "../../store/errors.js"
 import type { PageCheck } from "../../store/schemas.js"
 import { sqlFile } from "../../warehouse/sql-files.js"
 import { query } from "../../warehouse/writer.js"
@@ -72,16 +72,13 @@ const fetchListing = (spec: ResourceSpec, listing: Listing) =>
     return docs
   })
 
-/** A 404 for the thing asked for; an unknown route (rest_no_route) says nothing about it and stays an error. */
-const gone = (e: unknown): e is StoreRequestFailed => e instanceof StoreRequestFailed && e.status === 404 && e.code !== "rest_no_route"
-
 /** Every document of one scope, checked and keyed. */
 const fetchScope = (spec: ResourceSpec, scope: string) =>
   Effect.gen(function*() {
     const docs: Json[] = []
     for (const listing of spec.listings(scope)) {
       const read = fetchListing(spec, listing)
-      const items = yield* (spec.child ? Effect.catchIf(read, gone, () => Effect.succeed([])) : read)
+      const items = yield* (spec.child ? Effect.catchIf(read, isGone, () => Effect.succeed([])) : read)
       const problem = spec.check(items)
       if (problem !== undefined) return yield* new StoreDocumentInvalid({ url: listing.path, detail: problem })
       docs.push(...(items as ReadonlyArray<Json>))
@@ -94,7 +91,7 @@ const fetchIfExists = (path: string) =>
   Effect.flatMap(StoreClient, (store) =>
     store.get(path).pipe(
       Effect.map((doc): Json | undefined => doc as Json),
-      Effect.catchIf(gone, () => Effect.succeed(undefined))
+      Effect.catchIf(isGone, () => Effect.succeed(undefined))
     ))
 
 /**

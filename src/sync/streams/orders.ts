@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { StoreClient } from "../../store/client.js"
-import { StoreRequestFailed } from "../../store/errors.js"
+import { isGone } from "../../store/errors.js"
 import { validator, Order } from "../../store/schemas.js"
 import type { RunContext } from "../context.js"
 import { type DeletionSpec, findDeleted } from "../deletions.js"
@@ -19,7 +19,7 @@ export const existsOrNotFound = (path: string) =>
   Effect.flatMap(StoreClient, (store) =>
     store.get(path).pipe(
       Effect.as(true),
-      Effect.catchIf((e): e is StoreRequestFailed => e instanceof StoreRequestFailed && e.status === 404, () => Effect.succeed(false))
+      Effect.catchIf(isGone, () => Effect.succeed(false))
     ))
 
 const deletionSpec: DeletionSpec = {

@@ -42,6 +42,15 @@ describe("store simulator: fault injection", () => {
     expect((await call(sim, "/orders")).status).toBe(200)
   })
 
+  it("html404: a proxy's 404 page in the store's place, without the store's JSON error", async () => {
+    sim.setFaults([{ kind: "html404", pathPrefix: "/orders/", times: 1 }])
+    const page = await call(sim, "/orders/1")
+    expect(page.status).toBe(404)
+    expect(page.headers.get("content-type")).toBe("text/html")
+    expect(page.text).toContain("<title>404 Not Found</title>")
+    expect((await call(sim, "/orders")).status).toBe(200)
+  })
+
   it("drop: the connection is destroyed without an answer (logged with status 0)", async () => {
     sim.setFaults([{ kind: "drop", times: 1 }])
     await expect(fetch(`${sim.url}/orders`, { headers: { authorization: AUTH } })).rejects.toThrow()
