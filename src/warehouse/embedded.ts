@@ -1,7 +1,8 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { Data, Effect } from "effect"
+import { Data, Duration, Effect } from "effect"
+import pg from "pg"
 import EmbeddedPostgres from "./embedded-postgres.js"
 
 export class EmbeddedPostgresFailed extends Data.TaggedError("EmbeddedPostgresFailed")<{
@@ -115,5 +116,38 @@ const acquire = (options: { dataDir: string; port: number }) =>
       },
       catch: (e) => new EmbeddedPostgresFailed({ dataDir: options.dataDir, reason: e instanceof Error ? e.message : String(e) })
     }),
-    ({ pg }) => (pg ? Effect.promise(() => pg.stop()) : Effect.void)
+    ({ server, pg }) => (pg ? Effect.zipRight(othersGone(server), Effect.promise(() => pg.stop())) : Effect.void)
   ).pipe(Effect.map(({ server }) => server))
+
+/** Connections of other shopsync processes (the pool's application_name) to the server. */
+const otherConnections = (server: EmbeddedServer) =>
+  Effect.tryPromise(async () => {
+    const client = new pg.Client({
+      host: "127.0.0.1", port: server.port, user: server.user, password: server.password, database: "postgres",
+      application_name: "shopsync-embedded"
+    })
+    await client.connect()
+    try {
+      const { rows } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'shopsync'")
+      return rows[0]!.n
+    } finally {
+      await client.end()
+    }
+  })
+
+/**
+ * Other shopsync processes may have joined the server this one started (a `backfill` or `sync --wait` beside
+ * the nightly sync, a `status`): stopping it under them would cut them off, so it is stopped once they are gone.
+ */
+const othersGone = (server: EmbeddedServer) =>
+  Effect.gen(function*() {
+    const settle = Duration.millis(250)
+    let waiting = yield* otherConnections(server)
+    // Backends of this process's own pool, just closed, may take a moment to leave pg_stat_activity.
+    if (waiting > 0) {
+      yield* Effect.sleep(settle)
+      waiting = yield* otherConnections(server)
+    }
+    if (waiting > 0) yield* Effect.logInfo(`warehouse: waiting for ${waiting} connection(s) of other shopsync processes before stopping the embedded PostgreSQL`)
+    while (waiting > 0) waiting = yield* Effect.zipRight(Effect.sleep(settle), otherConnections(server))
+  }).pipe(Effect.catchAll(() => Effect.void))

@@ -25,7 +25,9 @@ export const startCli = (args: ReadonlyArray<string>, env: Record<string, string
   const done = new Promise<CliRun>((resolve) =>
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }))
   )
-  return { child, done }
+  /** What the process has written so far. */
+  const output = () => ({ stdout, stderr })
+  return { child, done, output }
 }
 
 export const runCli = (args: ReadonlyArray<string>, env: Record<string, string | undefined> = {}) => startCli(args, env).done
