@@ -65,6 +65,11 @@ describe("the shopsync command line", () => {
     expect(wrongSecret.stderr).toContain("401")
     expect(wrongSecret.stderr).not.toContain("cs_wrong_secret_value")
 
+    const noWarehouse = await runCli(["sync", "--no-push"], { ...env, DATABASE_URL: "postgres://shopsync:pw_not_shown@127.0.0.1:9/warehouse" })
+    expect(noWarehouse.code).toBe(1)
+    expect(noWarehouse.stderr).toContain("could not reach the warehouse (ECONNREFUSED")
+    expect(noWarehouse.stderr).not.toContain("pw_not_shown")
+
     const badStream = await runCli(["sync", "--streams", "orders,coupons"], env)
     expect(badStream.code).toBe(1)
     expect(badStream.stderr).toContain("coupons")
