@@ -17,6 +17,7 @@ const hashOf = (doc: unknown) => createHash("md5").update(JSON.stringify(doc)).d
 /**
  * Loads the customers of a page whose document is new or changed; the others are only compared (their
  * hashes, read for the page's ids), so a scan of an unchanged store sends the warehouse no documents.
+ * Returns how many were written: what the run reports, as for every stream.
  */
 const loadChecked = (ctx: RunContext, items: ReadonlyArray<unknown>, total: number) =>
   Effect.gen(function*() {
@@ -32,6 +33,7 @@ const loadChecked = (ctx: RunContext, items: ReadonlyArray<unknown>, total: numb
       yield* loadPage("customers", ctx.storeId, changed.map((c) => c.doc), { mergeParams: [JSON.stringify(hashes)] })
     }
     yield* ctx.progress.page("customers", items.length, total)
+    return changed.length
   })
 
 /**
@@ -65,10 +67,10 @@ const fullScan = (ctx: RunContext) =>
     let rows = 0
     const scanPage = (page: number) =>
       store.list(PATH, { orderby: "id", order: "asc", per_page: store.perPage, page }).pipe(
-        Effect.flatMap((p) => loadChecked(ctx, p.items, p.total).pipe(Effect.as(p))),
-        Effect.map((p) => {
+        Effect.flatMap((p) => loadChecked(ctx, p.items, p.total).pipe(Effect.map((written) => ({ p, written })))),
+        Effect.map(({ p, written }) => {
           for (const c of p.items as ReadonlyArray<Customer>) seen.add(c.id)
-          rows += p.items.length
+          rows += written
           return { total: p.total, full: p.items.length === store.perPage }
         })
       )
@@ -92,8 +94,7 @@ const byId = (ctx: RunContext) =>
     for (let i = 0; i < ids.length; i += store.perPage) {
       const chunk = ids.slice(i, i + store.perPage)
       const p = yield* store.list(PATH, { include: chunk.join(","), per_page: store.perPage })
-      yield* loadChecked(ctx, p.items, ids.length)
-      rows += p.items.length
+      rows += yield* loadChecked(ctx, p.items, ids.length)
     }
     return rows
   })
