@@ -104,6 +104,11 @@ const spec = {
   report_totals: { table: "store.report_totals", listings: (report) => [{ path: `/reports/${report}/totals` }], paged: false, key: bySlug, check: validator(WithSlug) }
 } satisfies Record<ResourceStreamName, ResourceSpec>
 
+/** The warehouse table each resource stream writes. */
+export const RESOURCE_TABLES: Record<ResourceStreamName, string> = Object.fromEntries(
+  Object.entries(spec).map(([name, s]) => [name, s.table])
+) as Record<ResourceStreamName, string>
+
 const counts = (r: { written: number; deleted: number }, orphans = 0) => ({ rows: r.written, deleted: r.deleted + orphans })
 
 /** A resource with one list: the whole of it every run. Its changed keys are kept for its children. */
