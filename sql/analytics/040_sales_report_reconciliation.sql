@@ -36,7 +36,7 @@ SELECT
     WHEN coalesce(w.gross_sales, 0) <> r.sales AND w.currencies > 1 THEN 'the store sums several currencies as plain numbers'
     WHEN coalesce(w.gross_sales, 0) <> r.sales THEN 'sales differ: order totals changed after the report was fetched'
     WHEN r.refunds IS NOT NULL AND coalesce(w.refunds, 0) <> r.refunds THEN
-      'refunds differ: per-day refunds count each refund on its own date; an order''s refunds may straddle days (seed part 2, 2.14)'
+      'refunds differ: per-day refunds count each refund on its own date; an order''s refunds may straddle days, and the store''s report counts its whole total on each'
     WHEN w.currencies > 1 THEN 'matches; both sides add several currencies as plain numbers (daily_net_sales has them apart)'
     ELSE 'matches'
   END AS note
