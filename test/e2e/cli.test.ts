@@ -82,12 +82,15 @@ describe("the shopsync command line", () => {
     expect(badDay.stdout + badDay.stderr).toContain("YYYY-MM-DD")
   })
 
-  it("without DATABASE_URL, a busy embedded port fails naming the port and how to move it; a free one works", async () => {
+  it("without DATABASE_URL, a busy embedded port fails naming the port and how to move it; a free one works (both set in the config file)", async () => {
     const dataRoot = fs.mkdtempSync(path.join(os.tmpdir(), "shopsync-cli-"))
     const busy = net.createServer()
     await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve))
     const port = (busy.address() as net.AddressInfo).port
-    const embeddedEnv = { ...env, DATABASE_URL: undefined, SHOPSYNC_DATA_DIR: dataRoot, SHOPSYNC_PG_PORT: String(port) }
+    // The embedded server's settings from the config file, like any other.
+    const configFile = path.join(dataRoot, "shopsync.env")
+    fs.writeFileSync(configFile, `SHOPSYNC_DATA_DIR=${dataRoot}\nSHOPSYNC_PG_PORT=${port}\n`)
+    const embeddedEnv = { ...env, DATABASE_URL: undefined, SHOPSYNC_CONFIG: configFile }
     try {
       const refused = await runCli(["migrate"], embeddedEnv)
       expect(refused.code).toBe(1)
