@@ -48,10 +48,13 @@ const logger = Logger.replace(
     : Logger.withConsoleError(Logger.jsonLogger)
 )
 
-Effect.gen(function*() {
-  const provider = yield* configProvider
-  yield* reportFailure(cli(process.argv).pipe(Effect.withConfigProvider(provider)))
-}).pipe(
+// Reading the config file is inside reportFailure, so an unreadable one is explained like any other failure.
+reportFailure(
+  Effect.gen(function*() {
+    const provider = yield* configProvider
+    yield* cli(process.argv).pipe(Effect.withConfigProvider(provider))
+  })
+).pipe(
   Effect.provide(Layer.mergeAll(NodeContext.layer, logger)),
   Logger.withMinimumLogLevel(process.env.SHOPSYNC_DEBUG === "1" ? LogLevel.Debug : LogLevel.Info),
   NodeRuntime.runMain({ disableErrorReporting: true, disablePrettyLogger: true })

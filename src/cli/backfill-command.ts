@@ -9,13 +9,19 @@ import { syncLayer } from "./layers.js"
 import { parseStreams, streamsOption } from "./streams-option.js"
 import { printSummary } from "./summary.js"
 
+/** Date.parse rolls a day past the month's end over (2025-02-30 is March 2), so the day must survive a round trip. */
+const isCalendarDay = (value: string): boolean => {
+  const parsed = Date.parse(`${value}T00:00:00Z`)
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(parsed) && new Date(parsed).toISOString().slice(0, 10) === value
+}
+
 const day = (name: string, description: string) =>
   Options.text(name).pipe(
     Options.withDescription(description),
     Options.mapEffect((value) =>
-      /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`))
+      isCalendarDay(value)
         ? Effect.succeed(value)
-        : Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--${name} must be a calendar day YYYY-MM-DD, got "${value}"`)))
+        : Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--${name} must be a calendar day YYYY-MM-DD that exists, got "${value}"`)))
     )
   )
 

@@ -12,8 +12,8 @@ import { printSummary } from "./summary.js"
 import { formatTable } from "./table.js"
 
 const STORE_ID = "demo"
-const orders = Options.integer("orders").pipe(Options.withDescription("orders in the generated demo store"), Options.withDefault(2000))
-const seed = Options.integer("seed").pipe(Options.withDescription("generator seed"), Options.withDefault(7))
+const orders = Options.integer("orders").pipe(Options.withDescription("orders in the generated demo store (default: 2000)"), Options.withDefault(2000))
+const seed = Options.integer("seed").pipe(Options.withDescription("generator seed (default: 7)"), Options.withDefault(7))
 
 /** The simulators load only when the demo runs: every other command starts without them (about 30 MB less). */
 const simulators = Effect.promise(() =>

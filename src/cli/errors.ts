@@ -24,7 +24,8 @@ const configProblems = (e: ConfigError.ConfigError) => {
     }
   }
   walk(e)
-  return { missing: [...missing], invalid: [...invalid].map(([k, m]) => `${k} (${m})`) }
+  // Environment-then-file fails with Or(missing from one, invalid in the other): a value was found, so it is only invalid.
+  return { missing: [...missing].filter((k) => !invalid.has(k)), invalid: [...invalid].map(([k, m]) => `${k} (${m})`) }
 }
 
 const describe = (e: unknown): string => {

@@ -2,11 +2,18 @@ import { Command, Options } from "@effect/cli"
 import { Effect, Option } from "effect"
 
 const port = Options.integer("port").pipe(Options.withDescription("port to listen on (default: a free one)"), Options.optional)
-const seed = Options.integer("seed").pipe(Options.withDescription("generator seed: the same seed gives the same store"), Options.withDefault(1))
-const orders = Options.integer("orders").pipe(Options.withDescription("number of generated orders"), Options.withDefault(2000))
-const customers = Options.integer("customers").pipe(Options.withDescription("number of generated customers (default: orders / 5)"), Options.optional)
-const products = Options.integer("products").pipe(Options.withDescription("number of generated products (default: 60)"), Options.optional)
-const timezone = Options.text("timezone").pipe(Options.withDescription("the store's IANA timezone (local dates, report days)"), Options.withDefault("America/New_York"))
+const seed = Options.integer("seed").pipe(Options.withDescription("generator seed: the same seed gives the same store (default: 1)"), Options.withDefault(1))
+const orders = Options.integer("orders").pipe(Options.withDescription("number of generated orders (default: 2000)"), Options.withDefault(2000))
+// As src/simulator/store/generate.ts computes them when not given.
+const customers = Options.integer("customers").pipe(Options.withDescription("number of generated customers (default: orders / 5, at least 10)"), Options.optional)
+const products = Options.integer("products").pipe(
+  Options.withDescription("number of generated products (default: orders / 200, kept between 12 and 150; 12 for 2000 orders)"),
+  Options.optional
+)
+const timezone = Options.text("timezone").pipe(
+  Options.withDescription("the store's IANA timezone (local dates, report days; default: America/New_York)"),
+  Options.withDefault("America/New_York")
+)
 const faults = Options.text("faults").pipe(
   Options.withDescription('fault injection, e.g. "429:0.05,500:0.02,drop:0.01,latency:250ms" (kinds: 429 500 502 503 html5xx html404 empty5xx drop latency)'),
   Options.optional
@@ -51,12 +58,12 @@ const storeCommand = Command.make(
     })
 ).pipe(Command.withDescription("Serves a generated store over the store API (root ending in /v3, HTTP Basic ck_demo/cs_demo) until interrupted."))
 
-const clientId = Options.text("client-id").pipe(Options.withDescription("OAuth client id"), Options.withDefault("mk_demo"))
-const clientSecret = Options.text("client-secret").pipe(Options.withDescription("OAuth client secret"), Options.withDefault("mk_secret"))
-const expiresIn = Options.integer("expires-in").pipe(Options.withDescription("access token lifetime in seconds"), Options.withDefault(3600))
+const clientId = Options.text("client-id").pipe(Options.withDescription("OAuth client id (default: mk_demo)"), Options.withDefault("mk_demo"))
+const clientSecret = Options.text("client-secret").pipe(Options.withDescription("OAuth client secret (default: mk_secret)"), Options.withDefault("mk_secret"))
+const expiresIn = Options.integer("expires-in").pipe(Options.withDescription("access token lifetime in seconds (default: 3600)"), Options.withDefault(3600))
 const basicAuth = Options.boolean("basic-auth").pipe(Options.withDescription("accept HTTP Basic (admin/admin) on the API, off by default as in the service"))
 const hooksListShape = Options.choice("hooks-list-shape", ["map", "array"]).pipe(
-  Options.withDescription("GET /api/hooks answer: a map keyed by id (the seed) or an array (the real service)"),
+  Options.withDescription("GET /api/hooks answer: a map keyed by id (the seed) or an array (the real service); default: map"),
   Options.withDefault("map")
 )
 const rateLimit = Options.integer("rate-limit").pipe(Options.withDescription("API calls allowed per hour (default: no limit)"), Options.optional)

@@ -16,17 +16,43 @@ export interface StoreSettings {
   readonly concurrency: number
 }
 
-const apiUrl = Config.string("STORE_API_URL").pipe(
-  Config.validate({
-    message: "STORE_API_URL must be the store API root ending in /v3 (for example https://shop.example/wp-json/wc/v3)",
-    validation: (s) => /^https?:\/\/.+\/v3\/?$/.test(s)
-  }),
-  Config.map((s) => s.replace(/\/$/, ""))
+/**
+ * A variable whose value is checked: `Config.validate` on `Config.string(name)` (or integer) fails with an empty path (the
+ * error would not name the variable), so the checks run on an unnamed value nested under the name.
+ */
+const named = <A>(name: string, value: Config.Config<A>) => Config.nested(value, name)
+
+/** An integer variable with a default and the range it must fall in; the message names the variable and the range. */
+const wholeNumber = (name: string, fallback: number, range: { min: number; max?: number; why?: string }) =>
+  named(
+    name,
+    Config.integer().pipe(
+      Config.withDefault(fallback),
+      Config.validate({
+        message: `${name} must be a whole number ${range.max === undefined ? `of at least ${range.min}` : `from ${range.min} to ${range.max}`}` +
+          (range.why ? ` (${range.why})` : ""),
+        validation: (n) => n >= range.min && n <= (range.max ?? Infinity)
+      })
+    )
+  )
+
+const apiUrl = named(
+  "STORE_API_URL",
+  Config.string().pipe(
+    Config.validate({
+      message: "STORE_API_URL must be the store API root ending in /v3 (for example https://shop.example/wp-json/wc/v3)",
+      validation: (s) => /^https?:\/\/.+\/v3\/?$/.test(s)
+    }),
+    Config.map((s) => s.replace(/\/$/, ""))
+  )
 )
 
-export const storeIdConfig = Config.string("STORE_ID").pipe(
-  Config.withDefault("default"),
-  Config.validate({ message: "STORE_ID must be 1-64 characters of letters, digits, '.', '_' or '-'", validation: (s) => /^[\w.-]{1,64}$/.test(s) })
+export const storeIdConfig = named(
+  "STORE_ID",
+  Config.string().pipe(
+    Config.withDefault("default"),
+    Config.validate({ message: "STORE_ID must be 1-64 characters of letters, digits, '.', '_' or '-'", validation: (s) => /^[\w.-]{1,64}$/.test(s) })
+  )
 )
 
 export const storeSettingsConfig: Config.Config<StoreSettings> = Config.all({
@@ -34,19 +60,24 @@ export const storeSettingsConfig: Config.Config<StoreSettings> = Config.all({
   consumerKey: Config.redacted("STORE_CONSUMER_KEY"),
   consumerSecret: Config.redacted("STORE_CONSUMER_SECRET"),
   storeId: storeIdConfig,
-  perPage: Config.integer("STORE_PER_PAGE").pipe(Config.withDefault(100)),
-  settleSeconds: Config.integer("STORE_SETTLE_SECONDS").pipe(Config.withDefault(2)),
-  maxAttempts: Config.integer("STORE_MAX_ATTEMPTS").pipe(Config.withDefault(8)),
+  perPage: wholeNumber("STORE_PER_PAGE", 100, { min: 1, max: 100, why: "the store API's limit" }),
+  settleSeconds: wholeNumber("STORE_SETTLE_SECONDS", 2, { min: 0 }),
+  maxAttempts: wholeNumber("STORE_MAX_ATTEMPTS", 8, { min: 1 }),
   requestTimeoutMs: Config.integer("STORE_REQUEST_TIMEOUT_MS").pipe(Config.withDefault(60_000)),
-  concurrency: Config.integer("STORE_CONCURRENCY").pipe(
-    Config.withDefault(4),
-    Config.validate({ message: "STORE_CONCURRENCY must be a whole number from 1 to 16", validation: (n) => n >= 1 && n <= 16 })
-  )
+  concurrency: wholeNumber("STORE_CONCURRENCY", 4, { min: 1, max: 16 })
 })
 
 /** DATABASE_URL, when set, names the warehouse; otherwise an embedded PostgreSQL is started. */
 export const databaseUrlConfig: Config.Config<Option.Option<Redacted.Redacted<string>>> = Config.option(
-  Config.redacted("DATABASE_URL")
+  named(
+    "DATABASE_URL",
+    Config.redacted().pipe(
+      Config.validate({
+        message: "DATABASE_URL must be a PostgreSQL URL: postgres://user:password@host:port/database",
+        validation: (url) => URL.canParse(Redacted.value(url)) && /^postgres(ql)?:$/.test(new URL(Redacted.value(url)).protocol)
+      })
+    )
+  )
 )
 
 /** Where and how to reach the marketing service (contact push); see src/marketing/config.ts for "not configured". */
@@ -65,27 +96,29 @@ export interface MarketingSettings {
   readonly tokenMarginSeconds: number
 }
 
-const marketingBaseUrl = Config.string("MARKETING_BASE_URL").pipe(
-  Config.map((s) => s.trim().replace(/\/+$/, "")),
-  Config.validate({
-    message: "MARKETING_BASE_URL must be the marketing service's root URL (for example https://marketing.example.com), without /api or /oauth/v2",
-    validation: (s) => /^https?:\/\/[^\s/]+(\/\S*)?$/.test(s) && !/\/(api|oauth(\/v2)?)$/.test(s)
-  })
-)
-
-const between = (name: string, fallback: number, min: number, max: number) =>
-  Config.integer(name).pipe(
-    Config.withDefault(fallback),
-    Config.validate({ message: `${name} must be a whole number from ${min} to ${max}`, validation: (n) => n >= min && n <= max })
+/** Two checks, so the message says which is wrong; the value is not shown (a URL can carry credentials). */
+const marketingBaseUrl = named(
+  "MARKETING_BASE_URL",
+  Config.string().pipe(
+    Config.map((s) => s.trim().replace(/\/+$/, "")),
+    Config.validate({
+      message: "MARKETING_BASE_URL must be an http(s) URL without spaces: the marketing service's root (for example https://marketing.example.com)",
+      validation: (s) => /^https?:\/\/[^\s/]+(\/\S*)?$/.test(s)
+    }),
+    Config.validate({
+      message: "MARKETING_BASE_URL must be the marketing service's root URL, without /api or /oauth/v2 (shopsync adds them)",
+      validation: (s) => !/\/(api|oauth(\/v2)?)$/.test(s)
+    })
   )
+)
 
 export const marketingSettingsConfig: Config.Config<MarketingSettings> = Config.all({
   baseUrl: marketingBaseUrl,
   clientId: Config.redacted("MARKETING_CLIENT_ID"),
   clientSecret: Config.redacted("MARKETING_CLIENT_SECRET"),
-  batchSize: between("MARKETING_BATCH_SIZE", 200, 1, 200),
-  concurrency: between("MARKETING_CONCURRENCY", 2, 1, 8),
-  maxAttempts: between("MARKETING_MAX_ATTEMPTS", 6, 1, 20),
-  requestTimeoutMs: between("MARKETING_REQUEST_TIMEOUT_MS", 60_000, 1_000, 600_000),
-  tokenMarginSeconds: between("MARKETING_TOKEN_MARGIN_SECONDS", 60, 0, 3600)
+  batchSize: wholeNumber("MARKETING_BATCH_SIZE", 200, { min: 1, max: 200 }),
+  concurrency: wholeNumber("MARKETING_CONCURRENCY", 2, { min: 1, max: 8 }),
+  maxAttempts: wholeNumber("MARKETING_MAX_ATTEMPTS", 6, { min: 1, max: 20 }),
+  requestTimeoutMs: wholeNumber("MARKETING_REQUEST_TIMEOUT_MS", 60_000, { min: 1_000, max: 600_000 }),
+  tokenMarginSeconds: wholeNumber("MARKETING_TOKEN_MARGIN_SECONDS", 60, { min: 0, max: 3600 })
 })

@@ -73,6 +73,10 @@ describe("the shopsync command line", () => {
     expect(noWarehouse.stderr).toContain("could not reach the warehouse (ECONNREFUSED")
     expect(noWarehouse.stderr).not.toContain("pw_not_shown")
 
+    const notUrl = await runCli(["status"], { ...env, DATABASE_URL: "warehouse.internal:5432" })
+    expect(notUrl.code).toBe(1)
+    expect(notUrl.stderr).toContain("invalid DATABASE_URL (DATABASE_URL must be a PostgreSQL URL")
+
     const badStream = await runCli(["sync", "--streams", "orders,coupons"], env)
     expect(badStream.code).toBe(1)
     expect(badStream.stderr).toContain("coupons")
