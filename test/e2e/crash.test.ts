@@ -68,3 +68,44 @@ describe("a sync process killed mid-run", () => {
     expect(runs[0]!.error).toContain("interrupted")
   })
 })
+
+describe("a sync stopped by SIGTERM (cron's timeout, systemd, Kubernetes)", () => {
+  let h: Harness
+  let onOrders: (() => void) | undefined
+  beforeAll(async () => {
+    h = await makeHarness({
+      clock: manualClock(Date.parse("2026-09-01T12:00:00Z")),
+      data: { seed: 6, orders: 2500, start: "2026-01-05", days: 120 },
+      onRequest: ({ path }) => {
+        if (path === "/orders") onOrders?.()
+      }
+    })
+  })
+  afterAll(() => h.close())
+
+  it("exits 143, not 0, and records its run as interrupted at once; the next run resumes", async () => {
+    const cli = startCli(["sync", "--streams", "orders,refunds", "--no-push"], {
+      DATABASE_URL: h.dbUrl,
+      STORE_API_URL: h.sim.url,
+      STORE_CONSUMER_KEY: "ck_demo",
+      STORE_CONSUMER_SECRET: "cs_demo",
+      STORE_ID,
+      STORE_SETTLE_SECONDS: "0"
+    })
+    let seen = 0
+    onOrders = () => {
+      if (++seen === 6) cli.child.kill("SIGTERM")
+    }
+    const stopped = await cli.done
+    onOrders = undefined
+    expect(stopped.code).toBe(143)
+    // Recorded by the stopped process itself, not left 'running' for the next run to find.
+    const [run] = await h.rows<{ status: string; error: string | null; finished: boolean }>(
+      "SELECT status, error, finished_at IS NOT NULL AS finished FROM sync.runs WHERE store_id = $1 ORDER BY id", [STORE_ID])
+    expect(run).toMatchObject({ status: "failed", finished: true })
+    expect(run!.error).toContain("interrupted: the process was stopped")
+
+    await h.sync({ streams: ["orders", "refunds"] })
+    expect(await h.netSales()).toEqual(h.expectedNetSales())
+  })
+})
