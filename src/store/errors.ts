@@ -13,7 +13,8 @@ export class StoreRequestFailed extends Data.TaggedError("StoreRequestFailed")<{
     const what = this.code ? `${this.status} ${this.code}` : `${this.status}`
     const said = this.storeMessage ? `: ${this.storeMessage}` : ""
     const tries = this.attempts > 1 ? ` after ${this.attempts} attempts` : ""
-    return `the store answered ${what}${said} to ${this.method} ${this.url}${tries}`
+    const hint = this.code === "rest_no_route" ? "; check STORE_API_URL (the API root, ending in /wp-json/wc/v3)" : ""
+    return `the store answered ${what}${said} to ${this.method} ${this.url}${tries}${hint}`
   }
 }
 

@@ -77,6 +77,11 @@ describe("the shopsync command line", () => {
     expect(notUrl.code).toBe(1)
     expect(notUrl.stderr).toContain("invalid DATABASE_URL (DATABASE_URL must be a PostgreSQL URL")
 
+    const wrongRoot = await runCli(["sync", "--no-push"], { ...env, STORE_API_URL: sim.url.replace("/wc/v3", "/shop/v3") })
+    expect(wrongRoot.code).toBe(1)
+    expect(wrongRoot.stderr).toContain("rest_no_route")
+    expect(wrongRoot.stderr).toContain("check STORE_API_URL")
+
     const badStream = await runCli(["sync", "--streams", "orders,coupons"], env)
     expect(badStream.code).toBe(1)
     expect(badStream.stderr).toContain("coupons")
