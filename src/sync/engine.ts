@@ -73,13 +73,15 @@ export const runSync = (request: SyncRequest) =>
     const locked = yield* acquireRunLock(store.storeId, request.waitForLock)
     if (!locked) return undefined
     const started = Date.now()
-    // Before the run is recorded: a wrong key or URL fails here, with nothing half-done.
-    const upper = (yield* storeNow) - store.settleSeconds
     yield* query("run_mark_interrupted", [store.storeId])
-    // What a run that stopped early left to store, so the views are fast while this one runs.
-    yield* storeDailyTotals(store.storeId)
     const [run] = yield* query<{ id: string }>("run_start", [store.storeId, request.mode.kind, request.streams])
     const runId = Number(run!.id)
+    // A wrong key or URL fails here, before anything is loaded; the run says so, for `status`.
+    const upper = (yield* storeNow.pipe(
+      Effect.tapError((e) => Effect.flatMap(store.requestCount, (requests) => query("run_finish", [runId, "failed", 0, requests, errorText(e)])))
+    )) - store.settleSeconds
+    // What a run that stopped early left to store, so the views are fast while this one runs.
+    yield* storeDailyTotals(store.storeId)
     const results: StreamResult[] = []
     // Stopped by a signal (cron's timeout, systemd, a Ctrl-C): the run is recorded as such at once.
     yield* Effect.addFinalizer((exit) =>

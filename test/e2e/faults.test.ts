@@ -105,9 +105,12 @@ describe("wrong credentials", () => {
       expect(error).toContain("401")
       expect(error).not.toContain(secret)
       expect(error).not.toContain("cs_demo")
-      // It failed before anything was recorded or loaded.
+      // It failed before anything was loaded, and the run says why (what `status` shows in the morning).
       expect(await h.rows("SELECT 1 FROM store.orders")).toEqual([])
-      expect(await runStatuses(h)).toEqual([])
+      const runs = await runStatuses(h)
+      expect(runs.map((r) => r.status)).toEqual(["failed"])
+      expect(runs[0]!.error).toContain("401")
+      expect(runs[0]!.error).not.toContain(secret)
     } finally {
       await h.close()
     }
