@@ -1,18 +1,10 @@
 import * as fs from "node:fs"
-import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { manualClock, startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
 import { startCli } from "../support/cli.js"
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
+import { freePort } from "../support/ports.js"
 
 const waitFor = async (condition: () => boolean, what: string) => {
   for (let i = 0; i < 600 && !condition(); i++) await new Promise((r) => setTimeout(r, 50))

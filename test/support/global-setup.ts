@@ -1,18 +1,8 @@
 import * as fs from "node:fs"
-import * as net from "node:net"
 import { Effect, Exit, Scope } from "effect"
 import type { TestProject } from "vitest/node"
 import { defaultDataDir, embeddedPostgres } from "../../src/warehouse/embedded.js"
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-    server.on("error", reject)
-  })
+import { freePort } from "./ports.js"
 
 /**
  * One embedded PostgreSQL for the whole test run, in a data directory of its own (so concurrent runs
