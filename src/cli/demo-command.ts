@@ -1,7 +1,7 @@
 import { Command, Options } from "@effect/cli"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Effect, Layer, Redacted } from "effect"
-import { StoreClientLive } from "../store/client.js"
+import { StoreClientLive } from "../store-client/client.js"
 import { runSync } from "../sync/engine.js"
 import { STREAMS } from "../sync/context.js"
 import { DatabaseLive } from "../warehouse/database.js"

@@ -1,8 +1,8 @@
 import { Command, Options } from "@effect/cli"
 import { Effect, Option } from "effect"
 import { marketingSettingsConfig } from "../config/settings.js"
-import { MarketingClient } from "../marketing/client.js"
-import { ensureHook, removeHooks } from "../marketing/hooks.js"
+import { MarketingClient } from "../marketing-client/client.js"
+import { ensureHook, removeHooks } from "../marketing-client/hooks.js"
 import { marketingLayer } from "./push-command.js"
 import { formatTable } from "./table.js"
 

@@ -2,8 +2,8 @@ import { Command, Options } from "@effect/cli"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Effect, Layer } from "effect"
 import { type MarketingSettings, marketingSettingsConfig, storeIdConfig } from "../config/settings.js"
-import { MarketingLive } from "../marketing/client.js"
-import { pushContacts, type PushResult } from "../marketing/push.js"
+import { MarketingLive } from "../marketing-client/client.js"
+import { pushContacts, type PushResult } from "../contacts/push.js"
 import { DatabaseLive } from "../warehouse/database.js"
 
 /** The marketing client over undici. */

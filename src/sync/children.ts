@@ -1,8 +1,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
-import { StoreClient } from "../store/client.js"
-import { StoreDocumentInvalid } from "../store/errors.js"
-import type { PageCheck } from "../store/schemas.js"
+import { StoreClient } from "../store-client/client.js"
+import { StoreDocumentInvalid } from "../store-client/errors.js"
+import type { PageCheck } from "../store-client/schemas.js"
 import { type LoadKind, loadPage, query } from "../warehouse/writer.js"
 import type { Doc } from "./walk.js"
 

@@ -1,8 +1,8 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
-import { StoreClient, type QueryParams } from "../store/client.js"
-import type { StoreError } from "../store/errors.js"
+import { StoreClient, type QueryParams } from "../store-client/client.js"
+import type { StoreError } from "../store-client/errors.js"
 import { idsOf, query } from "../warehouse/writer.js"
 import { toApiGmt } from "./time.js"
 

@@ -1,6 +1,6 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { Context, Data, Deferred, Effect, Either, Exit } from "effect"
-import { StoreClient } from "../store/client.js"
+import { StoreClient } from "../store-client/client.js"
 import { migrate } from "../warehouse/migrate.js"
 import { sqlErrorText } from "../warehouse/sql-error.js"
 import { query } from "../warehouse/writer.js"

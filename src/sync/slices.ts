@@ -1,8 +1,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { type Context, Effect } from "effect"
-import { StoreClient } from "../store/client.js"
-import type { StoreError } from "../store/errors.js"
+import { StoreClient } from "../store-client/client.js"
+import type { StoreError } from "../store-client/errors.js"
 import { type Cursor, loadPage, query, readState, saveCursor } from "../warehouse/writer.js"
 import { type Doc, rangeParams, stampOf, walkRange, type WalkSpec } from "./walk.js"
 

@@ -1,9 +1,9 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { type Context, Effect } from "effect"
-import { StoreClient, type QueryParams } from "../store/client.js"
-import { type StoreError, StoreDocumentInvalid } from "../store/errors.js"
-import type { PageCheck } from "../store/schemas.js"
+import { StoreClient, type QueryParams } from "../store-client/client.js"
+import { type StoreError, StoreDocumentInvalid } from "../store-client/errors.js"
+import type { PageCheck } from "../store-client/schemas.js"
 import type { Cursor, LoadKind } from "../warehouse/writer.js"
 import { fromApiGmt, toApiGmt } from "./time.js"
 

@@ -1,8 +1,8 @@
 // `marketing-hooks ensure|remove` against both list shapes: the seed's map keyed by id and the real array.
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { MarketingClient } from "../../src/marketing/client.js"
-import { ensureHook, removeHooks } from "../../src/marketing/hooks.js"
+import { MarketingClient } from "../../src/marketing-client/client.js"
+import { ensureHook, removeHooks } from "../../src/marketing-client/hooks.js"
 import { failureOf, type MarketingHarness, makeMarketingHarness, requestsTo } from "../support/marketing.js"
 
 const URL_A = "https://hooks.example.com/shopsync"

@@ -3,7 +3,7 @@
 // in batches of at most 200 under one client-credentials token; pushing again changes nothing.
 import { Effect, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { MarketingClient } from "../../src/marketing/client.js"
+import { MarketingClient } from "../../src/marketing-client/client.js"
 import { orderAddresses } from "../../src/simulator/store/order-json.js"
 import type { StoreState } from "../../src/simulator/store/index.js"
 import { CLIENT_SECRET, failureOf, type MarketingHarness, makeMarketingHarness, requestsTo } from "../support/marketing.js"

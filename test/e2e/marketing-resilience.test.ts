@@ -4,7 +4,7 @@
 import { Effect } from "effect"
 import pg from "pg"
 import { afterEach, describe, expect, it } from "vitest"
-import { MarketingApi } from "../../src/marketing/api.js"
+import { MarketingApi } from "../../src/marketing-client/api.js"
 import { manualClock } from "../../src/simulator/store/index.js"
 import { runCli } from "../support/cli.js"
 import { type MarketingHarness, makeMarketingHarness, type MarketingHarnessOptions, requestsTo, STORE_ID } from "../support/marketing.js"

@@ -2,7 +2,7 @@
 // expires_in, replaced after a 401 with exactly one retry of the refused request, failures not cached.
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { MarketingClient } from "../../src/marketing/client.js"
+import { MarketingClient } from "../../src/marketing-client/client.js"
 import { failureOf, type MarketingHarness, makeMarketingHarness, requestsTo, sharedClock } from "../support/marketing.js"
 
 const listHooks = Effect.flatMap(MarketingClient, (c) => c.listHooks)

@@ -3,7 +3,7 @@ import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Redacted } from "effec
 import { startStoreSimulator, type StoreSimulator, type StoreSimulatorOptions } from "../../src/simulator/store/index.js"
 import { dailyNetSales } from "../../src/simulator/store/reference.js"
 import type { StoreSettings } from "../../src/config/settings.js"
-import { StoreClient, StoreClientLive } from "../../src/store/client.js"
+import { StoreClient, StoreClientLive } from "../../src/store-client/client.js"
 import { CORE_STREAMS, type RunMode, type StreamName } from "../../src/sync/context.js"
 import { Progress, runSync } from "../../src/sync/engine.js"
 import { pgLayer } from "../../src/warehouse/database.js"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { backoffMs, retryAfterMs, safeUrl } from "../../src/store/client.js"
+import { backoffMs, retryAfterMs, safeUrl } from "../../src/store-client/client.js"
 
 const policy = { maxAttempts: 8, baseDelayMs: 500, maxDelayMs: 30_000, timeoutMs: 1000 }
 

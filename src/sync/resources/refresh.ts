@@ -1,8 +1,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
-import { type QueryParams, StoreClient } from "../../store/client.js"
-import { isGone, StoreDocumentInvalid } from "../../store/errors.js"
-import type { PageCheck } from "../../store/schemas.js"
+import { type QueryParams, StoreClient } from "../../store-client/client.js"
+import { isGone, StoreDocumentInvalid } from "../../store-client/errors.js"
+import type { PageCheck } from "../../store-client/schemas.js"
 import { sqlFile } from "../../warehouse/sql-files.js"
 import { query } from "../../warehouse/writer.js"
 

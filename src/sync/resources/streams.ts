@@ -1,6 +1,6 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
-import { StoreClient } from "../../store/client.js"
+import { StoreClient } from "../../store-client/client.js"
 import {
   Download,
   ReferenceEntry,
@@ -11,8 +11,8 @@ import {
   WithSlug,
   WithStringId,
   ZoneMethod
-} from "../../store/schemas.js"
-import { StoreDocumentInvalid } from "../../store/errors.js"
+} from "../../store-client/schemas.js"
+import { StoreDocumentInvalid } from "../../store-client/errors.js"
 import { query } from "../../warehouse/writer.js"
 import type { ResourceStreamName, RunContext } from "../context.js"
 import { fullPassDone, fullPassDue } from "../full-pass.js"

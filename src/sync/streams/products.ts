@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import { StoreClient } from "../../store/client.js"
-import { validator, Product, Variation } from "../../store/schemas.js"
+import { StoreClient } from "../../store-client/client.js"
+import { validator, Product, Variation } from "../../store-client/schemas.js"
 import { idsOf, query } from "../../warehouse/writer.js"
 import { replaceChildren } from "../children.js"
 import type { RunContext } from "../context.js"

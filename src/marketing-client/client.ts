@@ -1,7 +1,7 @@
 import { Context, Effect, Either, Layer, Ref, type Schema } from "effect"
 import type { MarketingSettings } from "../config/settings.js"
 import { MarketingApi, MarketingApiLive } from "./api.js"
-import type { CustomField } from "./contact-fields.js"
+import type { CustomField } from "../contacts/contact-fields.js"
 import { isTransient, type MarketingError, MarketingRequestFailed, MarketingResponseInvalid, MarketingSetupInvalid } from "./errors.js"
 import { marketingRetryPolicy, Retry, type RetryPolicy, withRetries } from "./http.js"
 import { BatchAnswer, decode, FieldAnswer, FieldList, type Hook, HookAnswer, HookList, TriggerList } from "./schemas.js"

@@ -4,9 +4,9 @@ import { Effect, Either } from "effect"
 import { migrate } from "../warehouse/migrate.js"
 import { sqlFile } from "../warehouse/sql-files.js"
 import { query } from "../warehouse/writer.js"
-import { MarketingClient } from "./client.js"
+import { MarketingClient } from "../marketing-client/client.js"
 import { CONTACT_FIELDS } from "./contact-fields.js"
-import { isTransient, type MarketingError } from "./errors.js"
+import { isTransient, type MarketingError } from "../marketing-client/errors.js"
 import { contactPayload } from "./payload.js"
 
 export interface EnqueueResult {

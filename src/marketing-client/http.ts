@@ -1,7 +1,7 @@
 import type { HttpClient, HttpClientError, HttpClientRequest } from "@effect/platform"
 import { Duration, Effect } from "effect"
 import type { MarketingSettings } from "../config/settings.js"
-import { backoffMs, retryAfterMs } from "../store/client.js"
+import { backoffMs, retryAfterMs } from "../store-client/client.js"
 import type { MarketingError } from "./errors.js"
 
 /** How hard a request is retried. Delays grow exponentially with jitter, never shorter than the service asked. */
