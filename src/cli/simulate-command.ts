@@ -4,7 +4,7 @@ import { Effect, Option } from "effect"
 const port = Options.integer("port").pipe(Options.withDescription("port to listen on (default: a free one)"), Options.optional)
 const seed = Options.integer("seed").pipe(Options.withDescription("generator seed: the same seed gives the same store (default: 1)"), Options.withDefault(1))
 const orders = Options.integer("orders").pipe(Options.withDescription("number of generated orders (default: 2000)"), Options.withDefault(2000))
-// As src/simulator/store/generate.ts computes them when not given.
+// As src/simulator/store/generate/generate.ts computes them when not given.
 const customers = Options.integer("customers").pipe(Options.withDescription("number of generated customers (default: orders / 5, at least 10)"), Options.optional)
 const products = Options.integer("products").pipe(
   Options.withDescription("number of generated products (default: orders / 200, kept between 12 and 150; 12 for 2000 orders)"),

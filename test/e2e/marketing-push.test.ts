@@ -4,7 +4,7 @@
 import { Effect, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { MarketingClient } from "../../src/marketing-client/client.js"
-import { orderAddresses } from "../../src/simulator/store/order-json.js"
+import { orderAddresses } from "../../src/simulator/store/orders/order-json.js"
 import type { StoreState } from "../../src/simulator/store/index.js"
 import { CLIENT_SECRET, failureOf, type MarketingHarness, makeMarketingHarness, requestsTo } from "../support/marketing.js"
 

@@ -1,7 +1,7 @@
 import { NodeHttpClient } from "@effect/platform-node"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Redacted } from "effect"
 import { startStoreSimulator, type StoreSimulator, type StoreSimulatorOptions } from "../../src/simulator/store/index.js"
-import { dailyNetSales } from "../../src/simulator/store/reference.js"
+import { dailyNetSales } from "../../src/simulator/store/reports/reference.js"
 import type { StoreSettings } from "../../src/config/settings.js"
 import { StoreClient, StoreClientLive } from "../../src/store-client/client.js"
 import { CORE_STREAMS, type RunMode, type StreamName } from "../../src/sync/context.js"

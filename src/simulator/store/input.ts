@@ -1,6 +1,6 @@
 // The typed inputs of the state's writes, and the JSON write bodies checked into them: a wrongly typed field
 // is a 400 rest_invalid_param naming it, as WordPress's schema validation answers.
-import { type Body, address, bool, int, meta, money, objects, str } from "./body-fields.ts"
+import { type Body, address, bool, int, meta, money, objects, str } from "./rest/body-fields.ts"
 import type { Address } from "./model.ts"
 
 type Money = string | number

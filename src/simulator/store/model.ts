@@ -1,7 +1,7 @@
 // Compact in-memory records. Orders hold numbers only (cents, epoch seconds, indexes into catalogues) so that
 // 300,000 of them fit comfortably; the JSON the API returns is rendered from them on demand.
-import type { NoteRecord } from "./note-store.ts"
-import type { ReviewRecord } from "./review-store.ts"
+import type { NoteRecord } from "./orders/note-store.ts"
+import type { ReviewRecord } from "./products/review-store.ts"
 
 export const ORDER_STATUSES = [
   "pending",

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type StoreSimulator, generate, manualClock, startStoreSimulator } from "../../../src/simulator/store/index.ts"
 import { SiteTime } from "../../../src/simulator/store/dates.ts"
-import { runList } from "../../../src/simulator/store/query.ts"
-import { IndexFamily } from "../../../src/simulator/store/sorted-index.ts"
+import { runList } from "../../../src/simulator/store/rest/query.ts"
+import { IndexFamily } from "../../../src/simulator/store/rest/sorted-index.ts"
 import { at, call } from "./support.ts"
 
 describe("store simulator: list queries read O(log n + page) records", () => {

@@ -1,0 +1,22 @@
+// A page of rendered rows with WordPress's paging headers.
+import { pagingHeaders } from "../../http/paging.ts"
+import { type Reply, json } from "../../http/reply.ts"
+import type { RequestContext } from "../app.ts"
+import type { CommonList } from "./list-params.ts"
+import { type ListResult, page } from "./query.ts"
+import { type Json, pickFields } from "./render.ts"
+
+export const listReply = <T>(ctx: RequestContext, common: CommonList<string>, result: ListResult<T>, render: (t: T) => Json): Reply =>
+  json(
+    200,
+    result.items.map((t) => pickFields(render(t), common.fields)),
+    pagingHeaders({ collectionUrl: `${ctx.apiUrl}${ctx.path}`, query: ctx.query, total: result.total, perPage: common.perPage, page: common.page }),
+  )
+
+/** A page of rows already sorted ascending, read backwards for order=desc. */
+export const slicePage = <T>(sorted: ReadonlyArray<T>, common: CommonList<string>): ListResult<T> =>
+  page({ length: sorted.length, at: (i) => sorted[i]! }, { offset: common.skip, limit: common.perPage, desc: common.desc })
+
+/** For collections kept in plain arrays: sort the filtered rows and cut a page. */
+export const pageOf = <T>(rows: T[], common: CommonList<string>, compare: (a: T, b: T) => number): ListResult<T> =>
+  slicePage(rows.sort(compare), common)
