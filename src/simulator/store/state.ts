@@ -1,20 +1,16 @@
 // The live store: records, indexes and the writes (same rules for the HTTP endpoints and for tests).
 // Every write that changes a record's index keys goes through reindex() so list queries stay correct.
-import { createHash } from "node:crypto"
-import { ADMIN_USER_ID, COUPONS, CURRENCIES, ORDER_STATUS_NAMES, SHIPPING_METHODS, STORE_CURRENCY, type ShippingMethod, taxRateFor } from "./catalog.ts"
+// The order and refund writes are here, around those indexes; what an order write's fields become is in
+// orders/order-fields.ts, the customer writes in customers/customer-writes.ts, product writes in products/.
+import { ADMIN_USER_ID, COUPONS, ORDER_STATUS_NAMES, SHIPPING_METHODS, STORE_CURRENCY, type ShippingMethod, taxRateFor } from "./catalog.ts"
 import type { SimClock } from "./clock.ts"
+import { createCustomer, deleteCustomer, updateCustomer } from "./customers/customer-writes.ts"
 import { SiteTime } from "./dates.ts"
-import { invalidId, wcError } from "./rest/errors.ts"
-import { HookBus } from "./webhooks/events.ts"
-import { CURRENCY_CODES } from "./settings/geo.ts"
 import { Ids } from "./ids.ts"
+import type { CustomerInput, OrderInput, RefundInput } from "./input.ts"
 import {
-  type Address,
   type CustomerRecord,
-  type FeeRecord,
-  type LineRecord,
   type MetaEntry,
-  ORDER_STATUSES,
   type OrderRecord,
   type OrderStatus,
   type ProductRecord,
@@ -23,29 +19,24 @@ import {
   type StoreData,
   type VariationRecord,
 } from "./model.ts"
-import type { CustomerInput, OrderInput, RefundInput } from "./input.ts"
-import { Media } from "./products/media.ts"
 import { parseCents } from "./money.ts"
 import { NoteStore } from "./orders/note-store.ts"
-import { currentPrice } from "./products/product-json.ts"
-import { emptyAddress, mergeAddress, personFor } from "./people.ts"
-import { type LineInput, buildLines, orderTotal, taxOn } from "./orders/pricing.ts"
+import { applyScalars, applyShippingAndFees, changedLines, couponIndex, newLineInputs, orderCurrency, orderStatus } from "./orders/order-fields.ts"
+import { buildLines, orderTotal } from "./orders/pricing.ts"
+import { Media } from "./products/media.ts"
 import { ReviewStore } from "./products/review-store.ts"
-import { IndexFamily } from "./rest/sorted-index.ts"
 import { restockRefund, stockAfterStatus } from "./products/stock.ts"
+import { invalidId, wcError } from "./rest/errors.ts"
+import { IndexFamily } from "./rest/sorted-index.ts"
 import { SettingsStore } from "./settings/settings-store.ts"
+import { ZoneStore } from "./shipping/zone-store.ts"
 import { TaxStore } from "./taxes/tax-store.ts"
 import { Taxonomy } from "./taxonomy/taxonomy.ts"
+import { HookBus } from "./webhooks/events.ts"
 import { WebhookStore } from "./webhooks/webhook-store.ts"
-import { ZoneStore } from "./shipping/zone-store.ts"
 
 const REFUNDED_BY_STATUS_REASON =
   "Order status set to refunded. To return funds to the customer you will need to issue a refund through your payment gateway."
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-
-/** Passwords are write-only: only a hash is kept, for the storefront's logins. */
-export const passwordHash = (password: string): string => createHash("sha256").update(password).digest("hex")
 
 export interface StateOptions {
   clock: SimClock
@@ -156,14 +147,14 @@ export class StoreState {
 
   createOrder(input: OrderInput): OrderRecord {
     const now = this.now()
-    const status = this.orderStatus(input.status) ?? "pending"
+    const status = orderStatus(input.status) ?? "pending"
     // New orders are in the shop's currency setting unless they name one.
-    const currency = this.currency(input.currency) ?? String(this.settings.value("woocommerce_currency") ?? STORE_CURRENCY)
+    const currency = orderCurrency(input.currency) ?? String(this.settings.value("woocommerce_currency") ?? STORE_CURRENCY)
     const customerId = input.customer_id ?? 0
     if (customerId !== 0 && !this.customerById.has(customerId)) throw wcError(400, "woocommerce_rest_invalid_customer_id", "Customer ID is invalid.")
     const taxRate = taxRateFor(input.billing?.country ?? "", input.billing?.state ?? "")
-    const coupon = this.couponIndex(input.coupon_lines)
-    const items = this.newLineInputs(input.line_items ?? [], currency)
+    const coupon = couponIndex(input.coupon_lines)
+    const items = newLineInputs(this, input.line_items ?? [], currency)
     const order: OrderRecord = {
       id: this.ids.take("post"),
       parentId: 0,
@@ -188,9 +179,9 @@ export class StoreState {
       refundIds: [],
       extra: null,
     }
-    this.applyShippingAndFees(order, input)
+    applyShippingAndFees(this, order, input)
     order.total = orderTotal(order)
-    this.applyScalars(order, input)
+    applyScalars(this, order, input)
     this.applyStatus(order, status, input.set_paid === true, now, "pending")
     this.orderById.set(order.id, order)
     this.familyOf(order).add(order)
@@ -202,13 +193,13 @@ export class StoreState {
     const order = this.orderById.get(id)
     if (order === undefined) throw invalidId("shop_order", 400)
     const now = this.now()
-    const status = this.orderStatus(patch.status)
-    const currency = this.currency(patch.currency)
+    const status = orderStatus(patch.status)
+    const currency = orderCurrency(patch.currency)
     if (patch.customer_id !== undefined && patch.customer_id !== 0 && !this.customerById.has(patch.customer_id)) {
       throw wcError(400, "woocommerce_rest_invalid_customer_id", "Customer ID is invalid.")
     }
-    const coupon = patch.coupon_lines === undefined ? order.coupon : this.couponIndex(patch.coupon_lines)
-    const lines = patch.line_items === undefined && patch.coupon_lines === undefined ? undefined : this.changedLines(order, patch.line_items ?? [], currency ?? order.currency, coupon)
+    const coupon = patch.coupon_lines === undefined ? order.coupon : couponIndex(patch.coupon_lines)
+    const lines = patch.line_items === undefined && patch.coupon_lines === undefined ? undefined : changedLines(this, order, patch.line_items ?? [], currency ?? order.currency, coupon)
     const previous = order.status
     // created_via is settable at creation only: an update ignores it.
     this.reindex(order, () => {
@@ -218,9 +209,9 @@ export class StoreState {
         order.coupon = coupon
         order.line_items = lines
       }
-      this.applyShippingAndFees(order, patch)
+      applyShippingAndFees(this, order, patch)
       order.total = orderTotal(order)
-      this.applyScalars(order, patch)
+      applyScalars(this, order, patch)
       order.modified = now
       if (status !== undefined || patch.set_paid === true) this.applyStatus(order, status ?? order.status, patch.set_paid === true, now, previous)
     })
@@ -340,82 +331,18 @@ export class StoreState {
     return refund
   }
 
-  // ---- customers ----
+  // ---- customers (their rules are in customers/customer-writes.ts) ----
 
   createCustomer(input: CustomerInput): CustomerRecord {
-    if (input.email === undefined || input.email === "") {
-      throw wcError(400, "rest_missing_callback_param", "Missing parameter(s): email", { params: ["email"] })
-    }
-    const email = this.checkEmail(input.email, undefined)
-    const username = input.username ?? this.freeUsername(email.split("@")[0]!.replace(/[^a-z0-9_.-]/gi, "") || "customer")
-    if ([...this.customerById.values()].some((c) => c.username === username)) {
-      throw wcError(400, "registration-error-username-exists", "An account is already registered with that username. Please choose another.")
-    }
-    const now = this.now()
-    const customer: CustomerRecord = {
-      id: this.ids.take("user"),
-      created: now,
-      modified: now,
-      person: 0,
-      email,
-      firstName: input.first_name ?? "",
-      lastName: input.last_name ?? "",
-      username,
-      role: "customer",
-      billing: mergeAddress(emptyAddress(true), input.billing),
-      shipping: mergeAddress(emptyAddress(false), input.shipping),
-      isPaying: false,
-      metaData: this.mergeMeta([], input.meta_data),
-      ...(input.password === undefined ? {} : { passwordHash: passwordHash(input.password) }),
-    }
-    this.customerById.set(customer.id, customer)
-    this.customerRevision++
-    this.hooks.emit("user_register", customer.id, "customer")
-    this.hooks.emit("woocommerce_created_customer", customer.id, "customer")
-    return customer
+    return createCustomer(this, input)
   }
 
   updateCustomer(id: number, patch: CustomerInput): CustomerRecord {
-    const c = this.customerById.get(id)
-    if (c === undefined) throw invalidId("customer", 400)
-    if (patch.username !== undefined && patch.username !== c.username) throw wcError(400, "woocommerce_rest_customer_invalid_argument", "Username isn't editable.")
-    const email = patch.email === undefined ? undefined : this.checkEmail(patch.email, id)
-    if (email !== undefined) c.email = email
-    if (patch.first_name !== undefined) c.firstName = patch.first_name
-    if (patch.last_name !== undefined) c.lastName = patch.last_name
-    if (patch.billing !== undefined) c.billing = mergeAddress(this.customerAddresses(c).billing, patch.billing)
-    if (patch.shipping !== undefined) c.shipping = mergeAddress(this.customerAddresses(c).shipping, patch.shipping)
-    if (patch.meta_data !== undefined) c.metaData = this.mergeMeta(c.metaData, patch.meta_data)
-    if (patch.password !== undefined) c.passwordHash = passwordHash(patch.password)
-    c.modified = this.now()
-    this.customerRevision++
-    this.hooks.emit("profile_update", c.id, "customer")
-    return c
+    return updateCustomer(this, id, patch)
   }
 
-  /**
-   * wp_delete_user: the customer's orders go to the `reassign` user, or become guest orders without one (as
-   * WooCommerce resets _customer_user); both are direct database updates that leave date_modified alone.
-   */
   deleteCustomer(id: number, reassign: number | undefined): CustomerRecord {
-    const c = this.customerById.get(id)
-    if (c === undefined) throw invalidId("customer")
-    if (reassign !== undefined && reassign !== 0 && (reassign === id || (reassign !== ADMIN_USER_ID && !this.customerById.has(reassign)))) {
-      throw wcError(400, "woocommerce_rest_customer_invalid_reassign", "Invalid resource id for reassignment.")
-    }
-    for (const family of [this.liveOrders, this.trashedOrders]) for (const o of family.by.id.items) if (o.customerId === id) o.customerId = reassign ?? 0
-    this.hooks.emit("delete_user", id, "customer")
-    this.customerById.delete(id)
-    this.customerRevision++
-    return c
-  }
-
-  customerAddresses(c: CustomerRecord): { billing: Address; shipping: Address } {
-    const person = c.person > 0 ? personFor(c.person) : undefined
-    return {
-      billing: c.billing ?? person?.billing ?? emptyAddress(true),
-      shipping: c.shipping ?? person?.shipping ?? emptyAddress(false),
-    }
+    return deleteCustomer(this, id, reassign)
   }
 
   // ---- internals ----
@@ -443,95 +370,6 @@ export class StoreState {
       }
       after.by.modified.insert(order)
     }
-  }
-
-  private orderStatus(value: string | undefined): OrderStatus | undefined {
-    if (value === undefined) return undefined
-    if (!(ORDER_STATUSES as ReadonlyArray<string>).includes(value)) {
-      throw wcError(400, "rest_invalid_param", "Invalid parameter(s): status", { params: { status: `status is not one of ${ORDER_STATUSES.join(", ")}.` } })
-    }
-    return value as OrderStatus
-  }
-
-  private currency(value: string | undefined): string | undefined {
-    if (value === undefined) return undefined
-    if (!CURRENCY_CODES.includes(value)) {
-      throw wcError(400, "rest_invalid_param", "Invalid parameter(s): currency", { params: { currency: `currency is not one of ${CURRENCY_CODES.join(", ")}.` } })
-    }
-    return value
-  }
-
-  private couponIndex(lines: OrderInput["coupon_lines"]): number {
-    const code = lines?.[0]?.code
-    if (code === undefined) return -1
-    const i = COUPONS.findIndex((c) => c.code === code.toLowerCase())
-    if (i < 0) throw wcError(400, "woocommerce_rest_invalid_coupon", `Coupon "${code}" does not exist!`)
-    return i
-  }
-
-  private unitPrice(productId: number, variationId: number, currency: string): number {
-    const product = this.productById.get(productId)
-    if (product === undefined) throw wcError(400, "woocommerce_rest_invalid_product_id", `Product ID ${productId} is invalid.`)
-    const variation = variationId === 0 ? undefined : this.variationById.get(variationId)
-    if (variationId !== 0 && variation?.parentId !== productId) throw wcError(400, "woocommerce_rest_invalid_variation_id", `Variation ID ${variationId} is invalid.`)
-    // The price now (a sale window written through the API counts); an item without a price sells for 0.
-    return Math.round(((currentPrice(variation ?? product, this.now()) ?? 0) * (CURRENCIES[currency]?.rate ?? 1000)) / 1000)
-  }
-
-  private newLineInputs(items: NonNullable<OrderInput["line_items"]>, currency: string): LineInput[] {
-    return items.map((l) => {
-      const productId = l.product_id ?? 0
-      const variationId = l.variation_id ?? 0
-      const quantity = l.quantity ?? 1
-      const subtotal = parseCents(l.subtotal) ?? this.unitPrice(productId, variationId, currency) * quantity
-      const total = parseCents(l.total)
-      return { itemId: this.ids.take("item"), productId, variationId, quantity, subtotal, ...(total === undefined ? {} : { total }) }
-    })
-  }
-
-  /** Existing lines with the patch applied (by line id), new lines appended; totals recomputed. */
-  private changedLines(order: OrderRecord, patch: NonNullable<OrderInput["line_items"]>, currency: string, coupon: number): LineRecord[] {
-    const items: LineInput[] = []
-    for (const line of order.line_items) {
-      const change = patch.find((p) => p.id === line.id)
-      const quantity = change?.quantity ?? line.quantity
-      if (change !== undefined && (change.product_id === null || quantity === 0)) continue
-      const subtotal = parseCents(change?.subtotal) ?? Math.round((line.subtotal * quantity) / Math.max(1, line.quantity))
-      const total = parseCents(change?.total)
-      items.push({ itemId: line.id, productId: line.productId, variationId: line.variationId, quantity, subtotal, ...(total === undefined ? {} : { total }) })
-    }
-    const added = patch.filter((p) => p.id === undefined)
-    return buildLines([...items, ...this.newLineInputs(added, currency)], coupon < 0 ? undefined : COUPONS[coupon], order.taxRate)
-  }
-
-  private applyShippingAndFees(order: OrderRecord, input: OrderInput): void {
-    const ship = input.shipping_lines?.[0]
-    if (ship !== undefined) {
-      const methodId = ship.method_id ?? "flat_rate"
-      let m = this.shippingMethods.findIndex((s) => s.id === methodId && (ship.method_title === undefined || s.title === ship.method_title))
-      if (m < 0) m = this.shippingMethods.push({ id: methodId, title: ship.method_title ?? methodId }) - 1
-      order.shipMethod = m
-      order.shipping = parseCents(ship.total) ?? 0
-      order.shippingTax = taxOn(order.shipping, order.taxRate)
-    }
-    if (input.fee_lines !== undefined || order.itemBase === 0) {
-      const fees: FeeRecord[] = (input.fee_lines ?? []).map((f) => ({ name: f.name ?? "Fee", total: parseCents(f.total) ?? 0 }))
-      order.fees = fees.length > 0 ? fees : null
-      // The shipping, fee, coupon and tax lines take consecutive item ids: a new set of fees needs a new block.
-      order.itemBase = this.ids.block("item", 3 + fees.length)
-    }
-  }
-
-  private applyScalars(order: OrderRecord, input: OrderInput): void {
-    const extra = (order.extra ??= {})
-    if (input.billing !== undefined) extra.billing = { ...extra.billing, ...mergeAddress({}, input.billing) }
-    if (input.shipping !== undefined) extra.shipping = { ...extra.shipping, ...mergeAddress({}, input.shipping) }
-    if (input.payment_method !== undefined) extra.payment_method = input.payment_method
-    if (input.payment_method_title !== undefined) extra.payment_method_title = input.payment_method_title
-    if (input.transaction_id !== undefined) extra.transaction_id = input.transaction_id
-    if (input.customer_note !== undefined) extra.customer_note = input.customer_note
-    if (input.meta_data !== undefined) extra.meta_data = this.mergeMeta(extra.meta_data ?? [], input.meta_data)
-    if (input.parent_id !== undefined) order.parentId = input.parent_id
   }
 
   /**
@@ -563,21 +401,5 @@ export class StoreState {
       else out.push({ id: this.ids.take("meta"), key: m.key, value: m.value })
     }
     return out
-  }
-
-  private checkEmail(email: string, selfId: number | undefined): string {
-    if (!EMAIL.test(email)) throw wcError(400, "rest_invalid_param", "Invalid parameter(s): email", { params: { email: "Invalid email address." } })
-    for (const c of this.customerById.values()) {
-      if (c.id !== selfId && c.email.toLowerCase() === email.toLowerCase()) {
-        throw wcError(400, "registration-error-email-exists", 'An account is already registered with your email address. <a href="#" class="showlogin">Please log in.</a>')
-      }
-    }
-    return email
-  }
-
-  private freeUsername(base: string): string {
-    const taken = new Set([...this.customerById.values()].map((c) => c.username))
-    if (!taken.has(base)) return base
-    for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`
   }
 }

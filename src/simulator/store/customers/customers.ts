@@ -5,6 +5,7 @@ import { type Reply, json } from "../../http/reply.ts"
 import type { Router } from "../../http/router.ts"
 import type { Handler, RequestContext } from "../app.ts"
 import { batchHandler } from "../rest/batch.ts"
+import { customerAddresses } from "./customer-writes.ts"
 import { customerDownloads } from "./downloads.ts"
 import { invalidId, trashNotSupported } from "../rest/errors.ts"
 import { customerInput } from "../input.ts"
@@ -17,10 +18,10 @@ import type { StoreState } from "../state.ts"
 const ORDERBY = ["id", "include", "name", "registered_date"] as const
 const ROLES = ["all", "administrator", "editor", "author", "contributor", "subscriber", "customer", "shop_manager"] as const
 
-export const customerJson = (s: StoreState, c: CustomerRecord, r: RenderContext): Json => {
+export const customerJson = (c: CustomerRecord, r: RenderContext): Json => {
   const created = datePair(r, c.created)
   const modified = datePair(r, c.modified)
-  const { billing, shipping } = s.customerAddresses(c)
+  const { billing, shipping } = customerAddresses(c)
   const hash = createHash("md5").update(c.email.trim().toLowerCase()).digest("hex")
   return {
     id: c.id,
@@ -78,7 +79,7 @@ const listCustomers: Handler = (ctx) => {
   p.check()
   const ids = idFilter(common)
   const r = ctx.render(common.dp)
-  const render = (c: CustomerRecord) => customerJson(s, c, r)
+  const render = (c: CustomerRecord) => customerJson(c, r)
   if (common.orderby !== "include" && ids === undefined && email === undefined && (search === undefined || search === "")) {
     return listReply(ctx, common, slicePage(sortedCustomers(s, common.orderby, role), common), render)
   }
@@ -94,7 +95,7 @@ const listCustomers: Handler = (ctx) => {
 
 const customerReply = (status: number, ctx: RequestContext, c: CustomerRecord, headers?: Record<string, string>): Reply => {
   const fields = ctx.args().list("_fields")
-  return json(status, pickFields(customerJson(ctx.state, c, ctx.render(2)), fields), headers)
+  return json(status, pickFields(customerJson(c, ctx.render(2)), fields), headers)
 }
 
 export const registerCustomers = (router: Router<Handler>): void => {
@@ -116,7 +117,7 @@ export const registerCustomers = (router: Router<Handler>): void => {
       p.check()
       const c = findCustomer(ctx.state, id!)
       if (!force) throw trashNotSupported("Customers")
-      const body = customerJson(ctx.state, c, ctx.render(2))
+      const body = customerJson(c, ctx.render(2))
       ctx.state.deleteCustomer(c.id, reassign)
       return json(200, body)
     })
@@ -124,10 +125,10 @@ export const registerCustomers = (router: Router<Handler>): void => {
       "POST",
       "/customers/batch",
       batchHandler({
-        create: (ctx, item) => customerJson(ctx.state, ctx.state.createCustomer(customerInput(item)), ctx.render(2)),
-        update: (ctx, item) => customerJson(ctx.state, ctx.state.updateCustomer(Number(item["id"] ?? 0), customerInput(item)), ctx.render(2)),
+        create: (ctx, item) => customerJson(ctx.state.createCustomer(customerInput(item)), ctx.render(2)),
+        update: (ctx, item) => customerJson(ctx.state.updateCustomer(Number(item["id"] ?? 0), customerInput(item)), ctx.render(2)),
         delete: (ctx, id) => {
-          const body = customerJson(ctx.state, findCustomer(ctx.state, String(id)), ctx.render(2))
+          const body = customerJson(findCustomer(ctx.state, String(id)), ctx.render(2))
           ctx.state.deleteCustomer(id, undefined)
           return body
         },

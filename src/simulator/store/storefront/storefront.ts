@@ -14,7 +14,8 @@ import type { OrderStatus } from "../model.ts"
 import { orderKeyOf } from "../orders/order-json.ts"
 import { currentPrice } from "../products/product-json.ts"
 import { CHECKOUT_RATE_LIMIT_SETTING } from "../settings/settings-catalog.ts"
-import { type StoreState, passwordHash } from "../state.ts"
+import { passwordHash } from "../customers/customer-writes.ts"
+import type { StoreState } from "../state.ts"
 import { RateLimiter, type StorefrontRateLimitOptions, countsAsPost } from "./storefront-limit.ts"
 
 interface Shopper {

@@ -93,7 +93,7 @@ export class WebhookDelivery {
       }
       case "customer": {
         const c = this.s.customerById.get(id)
-        return c === undefined ? undefined : customerJson(this.s, c, r)
+        return c === undefined ? undefined : customerJson(c, r)
       }
       default:
         return undefined
