@@ -1,6 +1,7 @@
 import { Command, Options } from "@effect/cli"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Effect, Layer, Redacted } from "effect"
+import { Outbox, OutboxLive } from "../contacts/outbox.js"
 import { StoreClientLive } from "../store-client/client.js"
 import { runSync } from "../sync/engine.js"
 import { STREAMS } from "../sync/context.js"
@@ -65,7 +66,7 @@ export const demoCommand = Command.make("demo", { orders, seed }, (o) =>
       (m) => Effect.promise(() => m.close())
     )
     yield* Effect.logInfo(`demo: marketing simulator at ${marketing.baseUrl}`)
-    yield* query("marketing_demo_reset", [STORE_ID]).pipe(Effect.catchAll(() => Effect.void))
+    yield* (yield* Outbox).reset(STORE_ID).pipe(Effect.catchAll(() => Effect.void))
     const pushed = yield* runPush({
       baseUrl: marketing.baseUrl,
       clientId: Redacted.make("mk_demo"),
@@ -87,7 +88,7 @@ export const demoCommand = Command.make("demo", { orders, seed }, (o) =>
     if (contacts !== expectedContacts) {
       return yield* Effect.fail(new Error(`the marketing simulator holds ${contacts} contacts, the warehouse derives ${expectedContacts}`))
     }
-  }).pipe(Effect.scoped, Effect.provide(DatabaseLive))).pipe(
+  }).pipe(Effect.scoped, Effect.provide(OutboxLive.pipe(Layer.provideMerge(DatabaseLive))))).pipe(
     Command.withDescription(
       "Starts the store simulator and the warehouse (embedded PostgreSQL unless DATABASE_URL is set), runs a full sync " +
         "into store id \"demo\" and prints analytics.daily_net_sales, checked against the simulator's own computation; then pushes " +

@@ -3,6 +3,7 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Effect, Layer } from "effect"
 import { type MarketingSettings, marketingSettingsConfig, storeIdConfig } from "../config/settings.js"
 import { MarketingLive } from "../marketing-client/client.js"
+import { OutboxLive } from "../contacts/outbox.js"
 import { pushContacts, type PushResult } from "../contacts/push.js"
 import { DatabaseLive } from "../warehouse/database.js"
 
@@ -30,7 +31,7 @@ export const reportPush = (result: PushResult) =>
     }
   })
 
-/** Enqueue and send, against the configured warehouse. */
+/** Enqueue and send, against the configured warehouse (whose outbox the caller provides). */
 export const runPush = (settings: MarketingSettings, storeId: string, retryFailed = false) =>
   pushContacts({ storeId, retryFailed }).pipe(Effect.provide(marketingLayer(settings)))
 
@@ -43,7 +44,7 @@ export const pushCommand = Command.make("push", { retryFailed }, (o) =>
     const settings = yield* marketingSettingsConfig
     const storeId = yield* storeIdConfig
     yield* reportPush(yield* runPush(settings, storeId, o.retryFailed))
-  }).pipe(Effect.provide(DatabaseLive))).pipe(
+  }).pipe(Effect.provide(OutboxLive.pipe(Layer.provideMerge(DatabaseLive))))).pipe(
     Command.withDescription(
       "Derives one contact per email from the warehouse (registered customers and billing emails of counted orders), " +
         "enqueues those whose state changed and upserts them into the marketing service (POST /api/contacts/batch/new, " +

@@ -1,6 +1,7 @@
 import { Command } from "@effect/cli"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { storeIdConfig } from "../config/settings.js"
+import { Outbox, OutboxLive } from "../contacts/outbox.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { migrate } from "../warehouse/migrate.js"
 import { STRATEGIES, type StreamName } from "../sync/context.js"
@@ -37,13 +38,14 @@ export const statusCommand = Command.make("status", {}, () =>
     if (runs.length > 0) {
       process.stdout.write(`\nrecent runs\n${formatTable(runs, ["run", "command", "status", "started", "seconds", "rows", "requests", "error"])}\n`)
     }
-    const [outbox] = yield* query("marketing_status", [storeId])
-    const problems = yield* query("marketing_problems", [storeId])
-    process.stdout.write(`\nmarketing outbox\n${formatTable(outbox ? [outbox] : [], ["pending", "sent", "failed", "quarantined", "oldest_pending_age"])}\n`)
+    const outbox = yield* Outbox
+    const counts = yield* outbox.counts(storeId)
+    const problems = yield* outbox.problems(storeId)
+    process.stdout.write(`\nmarketing outbox\n${formatTable([counts], ["pending", "sent", "failed", "quarantined", "oldest_pending_age"])}\n`)
     if (problems.length > 0) {
       process.stdout.write(`\nquarantined and failed contacts\n${formatTable(problems, ["status", "reason", "contacts", "examples"])}\n`)
     }
-  }).pipe(Effect.provide(DatabaseLive))).pipe(
+  }).pipe(Effect.provide(OutboxLive.pipe(Layer.provideMerge(DatabaseLive))))).pipe(
     Command.withDescription("Shows, per stream, its cursor (or last full pass), the rows the warehouse holds for it, the rows its last run wrote, the last run, the last error and " +
       "how it reads the store; then the recent runs, " +
       "and the marketing outbox: pending, sent, failed and quarantined contacts, the oldest pending one's age, and why contacts are quarantined or failed.")

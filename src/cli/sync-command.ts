@@ -1,7 +1,8 @@
 import { Command, Options } from "@effect/cli"
-import { Config, Effect, Option } from "effect"
+import { Config, Effect, Layer, Option } from "effect"
 import { storeIdConfig, storeSettingsConfig } from "../config/settings.js"
 import { marketingSettingsOption } from "../marketing-client/config.js"
+import { OutboxLive } from "../contacts/outbox.js"
 import { enqueueContacts } from "../contacts/push.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { STREAMS } from "../sync/context.js"
@@ -61,7 +62,7 @@ export const syncCommand = Command.make(
       }
       yield* printSummary(summary)
       yield* marketingPush(noPush)
-    }).pipe(Effect.provide(DatabaseLive))
+    }).pipe(Effect.provide(OutboxLive.pipe(Layer.provideMerge(DatabaseLive))))
 ).pipe(
   Command.withDescription(
     "Incremental sync: pages each stream from its cursor (modified_after, dates_are_gmt) up to the store's clock " +

@@ -1,5 +1,5 @@
 // The custom contact fields the push writes (commerce facts), created in the service when missing.
-// Their aliases are the keys the contact state gets in sql/queries/marketing_enqueue.sql.
+// Their aliases are the keys the contact state gets in sql/contacts/enqueue.sql.
 
 export interface CustomField {
   readonly alias: string

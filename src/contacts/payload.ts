@@ -1,5 +1,5 @@
 // What one outbox row's state becomes on the wire. The state is already the contact as the service
-// receives it (sql/queries/marketing_enqueue.sql); only the country changes form, deterministically, so a
+// receives it (sql/contacts/enqueue.sql); only the country changes form, deterministically, so a
 // re-send carries exactly the same values.
 
 const countryNames = new Intl.DisplayNames(["en"], { type: "region", fallback: "none" })

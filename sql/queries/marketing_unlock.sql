@@ -1,1 +1,0 @@
-SELECT pg_advisory_unlock(hashtext('shopsync:push'), hashtext($1))
