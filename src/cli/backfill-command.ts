@@ -1,7 +1,7 @@
 import { Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { Effect } from "effect"
 import { storeSettingsConfig } from "../config/settings.js"
-import { CORE_STREAMS } from "../sync/context.js"
+import { SALES_STREAMS } from "../sync/catalogue.js"
 import { runSync } from "../sync/engine.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { childrenFullPassHours, customersFullScanHours } from "./sync-command.js"
@@ -32,13 +32,13 @@ export const backfillCommand = Command.make(
   {
     since: day("since", "first store-local day to re-read (YYYY-MM-DD)"),
     until: day("until", "last store-local day to re-read, inclusive (YYYY-MM-DD; default today)").pipe(Options.optional),
-    streams: streamsOption(CORE_STREAMS.join(","))
+    streams: streamsOption(SALES_STREAMS.join(","))
   },
   ({ since, until, streams }) =>
     Effect.gen(function*() {
       const last = until._tag === "Some" ? until.value : today()
       if (last < since) return yield* Effect.fail(new Error(`--until ${last} is before --since ${since}`))
-      const selected = yield* parseStreams(streams, CORE_STREAMS)
+      const selected = yield* parseStreams(streams, SALES_STREAMS)
       const settings = yield* storeSettingsConfig
       const summary = yield* runSync({
         streams: selected,

@@ -1,6 +1,6 @@
 import { Options } from "@effect/cli"
-import { Effect, Option } from "effect"
-import { STREAMS, type StreamName } from "../sync/context.js"
+import { Data, Effect, Option } from "effect"
+import { STREAMS, type StreamName } from "../sync/catalogue.js"
 
 /** --streams, naming what the command runs when it is not given. */
 export const streamsOption = (defaults: string) =>
@@ -9,7 +9,7 @@ export const streamsOption = (defaults: string) =>
     Options.optional
   )
 
-export class UnknownStream extends Error {}
+export class UnknownStream extends Data.TaggedError("UnknownStream")<{ readonly message: string }> {}
 
 export const parseStreams = (
   value: Option.Option<string>,
@@ -21,7 +21,7 @@ export const parseStreams = (
       const names = text.split(",").map((s) => s.trim()).filter((s) => s !== "")
       const unknown = names.filter((n) => !(STREAMS as ReadonlyArray<string>).includes(n))
       return unknown.length > 0 || names.length === 0
-        ? Effect.fail(new UnknownStream(`unknown stream(s) "${unknown.join(", ") || text}" in --streams; choose from ${STREAMS.join(", ")}`))
+        ? Effect.fail(new UnknownStream({ message: `unknown stream(s) "${unknown.join(", ") || text}" in --streams; choose from ${STREAMS.join(", ")}` }))
         : Effect.succeed(STREAMS.filter((s) => names.includes(s)))
     }
   })

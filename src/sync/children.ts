@@ -1,9 +1,9 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Effect } from "effect"
+import { Effect, type Schema } from "effect"
 import { StoreClient } from "../store-client/client.js"
-import { StoreDocumentInvalid } from "../store-client/errors.js"
-import type { PageCheck } from "../store-client/schemas.js"
-import { type LoadKind, loadPage, query } from "../warehouse/writer.js"
+import { LiveRows } from "../warehouse/live-rows.js"
+import { Loader, type LoadKind } from "../warehouse/loader.js"
+import { listOf } from "./list.js"
 import type { Doc } from "./walk.js"
 
 /**
@@ -11,30 +11,25 @@ import type { Doc } from "./walk.js"
  * then loaded with the parent id added, and the children the list no longer has are marked deleted,
  * all in one transaction.
  */
-export const replaceChildren = (options: {
-  readonly storeId: string
+export const replaceChildren = <A extends Doc>(options: {
   readonly parentId: number
   readonly path: string
-  readonly kind: LoadKind
-  readonly check: PageCheck
-  /** `sql/queries/<name>.sql` taking (store id, parent id, ids still present). */
-  readonly markMissing: string
+  readonly kind: LoadKind & ("refunds" | "variations")
+  readonly schema: Schema.Schema<A, any>
 }) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
-    const sql = yield* SqlClient.SqlClient
-    const docs: Doc[] = []
+    const docs: Array<A & { readonly parent_id: number }> = []
     for (let page = 1; ; page++) {
-      const p = yield* store.list(options.path, { per_page: store.perPage, page, orderby: "id", order: "asc" })
-      const problem = options.check(p.items)
-      if (problem !== undefined) return yield* new StoreDocumentInvalid({ url: options.path, detail: problem })
-      docs.push(...(p.items as ReadonlyArray<Doc>).map((d) => ({ ...d, parent_id: options.parentId })))
+      const p = yield* listOf(store, options.path, { per_page: store.perPage, page, orderby: "id", order: "asc" }, options.schema)
+      docs.push(...p.items.map((d) => ({ ...d, parent_id: options.parentId })))
       if (p.items.length < store.perPage) break
     }
-    yield* sql.withTransaction(
-      loadPage(options.kind, options.storeId, docs).pipe(
-        Effect.zipRight(query(options.markMissing, [options.storeId, options.parentId, docs.map((d) => d.id)]))
-      )
-    )
+    const [sql, loader, live] = yield* Effect.all([SqlClient.SqlClient, Loader, LiveRows])
+    const table = options.kind === "refunds" ? "refunds" : "product_variations"
+    yield* sql.withTransaction(Effect.zipRight(
+      loader.load({ kind: options.kind, docs }),
+      live.markMissingChildren(table, options.parentId, docs.map((d) => d.id))
+    ))
     return docs
   })

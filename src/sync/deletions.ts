@@ -1,14 +1,15 @@
-import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import { StoreClient, type QueryParams } from "../store-client/client.js"
 import type { StoreError } from "../store-client/errors.js"
-import { idsOf, query } from "../warehouse/writer.js"
+import { WithId } from "../store-client/schemas.js"
+import { type DatedTable, LiveRows } from "../warehouse/live-rows.js"
+import { listOf } from "./list.js"
 import { toApiGmt } from "./time.js"
 
 /** A resource whose deletions are found by comparing counts per date range with the store. */
 export interface DeletionSpec {
-  readonly table: "orders" | "products" | "refunds"
+  readonly table: DatedTable
   readonly path: string
   readonly field: "modified" | "created"
   /** The listings that together hold every row the store still has (e.g. status=any and status=trash). */
@@ -30,14 +31,14 @@ const names = (field: DeletionSpec["field"]) =>
  */
 export const findDeleted = (
   spec: DeletionSpec,
-  storeId: string,
   upper: number
-): Effect.Effect<ReadonlyArray<number>, StoreError | SqlError, StoreClient | SqlClient.SqlClient> =>
+): Effect.Effect<ReadonlyArray<number>, StoreError | SqlError, StoreClient | LiveRows> =>
   Effect.gen(function*() {
     const store = yield* StoreClient
+    const live = yield* LiveRows
     const n = names(spec.field)
-    const [start] = yield* query<{ at: string | null }>(`${spec.table}_range_start`, [storeId])
-    if (!start || start.at === null) return []
+    const start = yield* live.rangeStart(spec.table)
+    if (start === null) return []
     const deleted: number[] = []
 
     const rangeParams = (a: number, b: number) => ({ [n.after]: toApiGmt(a - 1), [n.before]: toApiGmt(b), dates_are_gmt: true })
@@ -49,19 +50,19 @@ export const findDeleted = (
         const ids = new Set<number>()
         for (const l of spec.listings) {
           for (let page = 1; ; page++) {
-            const p = yield* store.list(spec.path, { ...l, ...rangeParams(a, b), per_page: store.perPage, page, orderby: "id", order: "asc" })
-            for (const doc of p.items) ids.add(Number((doc as { id: unknown }).id))
+            const p = yield* listOf(store, spec.path, { ...l, ...rangeParams(a, b), per_page: store.perPage, page, orderby: "id", order: "asc" }, WithId)
+            for (const doc of p.items) ids.add(doc.id)
             if (p.items.length < store.perPage) break
           }
         }
         return ids
       })
 
-    const check = (a: number, b: number): Effect.Effect<void, StoreError | SqlError, StoreClient | SqlClient.SqlClient> =>
+    const check = (a: number, b: number): Effect.Effect<void, StoreError | SqlError, StoreClient> =>
       Effect.gen(function*() {
-        const [ours] = yield* query<{ n: number }>(`${spec.table}_count_range`, [storeId, a, b])
+        const ours = yield* live.countRange(spec.table, a, b)
         const theirs = yield* storeCount(a, b)
-        if (theirs === (ours?.n ?? 0)) return
+        if (theirs === ours) return
         if (theirs > store.perPage && b - a > 1) {
           const mid = Math.floor((a + b) / 2)
           yield* check(a, mid)
@@ -69,11 +70,11 @@ export const findDeleted = (
           return
         }
         const present = yield* storeIds(a, b)
-        const missing = idsOf(yield* query<{ id: string }>(`${spec.table}_ids_range`, [storeId, a, b])).filter((id) => !present.has(id))
+        const missing = (yield* live.idsInRange(spec.table, a, b)).filter((id) => !present.has(id))
         for (const id of missing) if (!(yield* spec.stillExists(id))) deleted.push(id)
       })
 
-    yield* check(Number(start.at), upper)
-    if (deleted.length > 0) yield* query(`${spec.table}_mark_deleted`, [storeId, deleted])
+    yield* check(start, upper)
+    if (deleted.length > 0) yield* live.markDeleted(spec.table, deleted)
     return deleted
   })

@@ -1,17 +1,15 @@
-import type * as SqlClient from "@effect/sql/SqlClient"
-import { Context, Data, Deferred, Effect, Either, Exit } from "effect"
+import { Context, Deferred, Effect, Either, Layer, Ref } from "effect"
 import { StoreClient } from "../store-client/client.js"
+import { LiveRowsLive } from "../warehouse/live-rows.js"
+import { Loader, LoaderLive } from "../warehouse/loader.js"
 import { migrate } from "../warehouse/migrate.js"
-import { sqlErrorText } from "../warehouse/sql-error.js"
-import { query } from "../warehouse/writer.js"
-import { type ProgressSink, RESOURCE_STREAMS, type RunContext, type RunMode, STREAMS, type StreamName } from "./context.js"
+import { ScopesLive } from "../warehouse/scopes.js"
+import { CATALOGUE, STREAMS, type StreamName } from "./catalogue.js"
+import { emptyOutputs, type ProgressSink, type RunContext, type RunMode, type StreamIO } from "./context.js"
+import { errorText, SyncFailed } from "./errors.js"
 import { acquireRunLock } from "./lock.js"
-import { RESOURCES } from "./resources/streams.js"
-import { syncCustomers } from "./streams/customers.js"
-import { syncOrders } from "./streams/orders.js"
-import { syncProducts } from "./streams/products.js"
-import { syncRefunds } from "./streams/refunds.js"
-import { syncReports } from "./streams/reports.js"
+import { Runs, RunsLive } from "./runs.js"
+import { SyncState, SyncStateLive } from "./state.js"
 
 export interface StreamResult {
   readonly stream: StreamName
@@ -33,17 +31,6 @@ export class Progress extends Context.Tag("shopsync/Progress")<Progress, Progres
   readonly streamDone: (result: StreamResult) => Effect.Effect<void>
 }>() {}
 
-export class SyncFailed extends Data.TaggedError("SyncFailed")<{
-  readonly runId: number
-  readonly failures: ReadonlyArray<{ readonly stream: string; readonly error: string }>
-}> {
-  override get message() {
-    const list = this.failures.map((f) => `${f.stream}: ${f.error}`).join("; ")
-    return `sync run ${this.runId} failed in ${this.failures.length} stream(s): ${list}. ` +
-      `Rows loaded before the failure are kept and each stream resumes from its last checkpoint on the next run.`
-  }
-}
-
 export interface SyncRequest {
   readonly streams: ReadonlyArray<StreamName>
   readonly mode: RunMode
@@ -53,111 +40,107 @@ export interface SyncRequest {
   readonly childrenFullPassHours: number
 }
 
+/** The warehouse as one store's run sees it. */
+const repositories = (storeId: string) =>
+  Layer.mergeAll(SyncStateLive(storeId), RunsLive(storeId), LoaderLive(storeId), LiveRowsLive(storeId), ScopesLive(storeId))
+
 /** The store's clock, read from the Date header of one cheap request; ours if it sends none. */
 const storeNow = Effect.flatMap(StoreClient, (store) =>
   store.list("/orders", { per_page: 1 }).pipe(Effect.map((page) => Math.floor((page.serverTime?.getTime() ?? Date.now()) / 1000))))
-
-const INTERRUPTED = "interrupted: the process was stopped before the run finished; the next run resumes from the last checkpoints"
-
-/**
- * One sync or backfill: takes the store's lock, freezes an upper bound, runs the streams (orders, refunds,
- * customers and products together; reports next, for the days the others touched; then the other
- * resources, children after the streams whose changes they follow), stores the daily sums of the days
- * that changed, and records the run. A failing stream does not stop the others.
- */
-export const runSync = (request: SyncRequest) =>
-  Effect.gen(function*() {
-    const store = yield* StoreClient
-    const progress = yield* Progress
-    yield* migrate
-    const locked = yield* acquireRunLock(store.storeId, request.waitForLock)
-    if (!locked) return undefined
-    const started = Date.now()
-    yield* query("run_mark_interrupted", [store.storeId])
-    const [run] = yield* query<{ id: string }>("run_start", [store.storeId, request.mode.kind, request.streams])
-    const runId = Number(run!.id)
-    // A wrong key or URL fails here, before anything is loaded; the run says so, for `status`.
-    const upper = (yield* storeNow.pipe(
-      Effect.tapError((e) => Effect.flatMap(store.requestCount, (requests) => query("run_finish", [runId, "failed", 0, requests, errorText(e)])))
-    )) - store.settleSeconds
-    // What a run that stopped early left to store, so the views are fast while this one runs.
-    yield* storeDailyTotals(store.storeId)
-    const results: StreamResult[] = []
-    // Stopped by a signal (cron's timeout, systemd, a Ctrl-C): the run is recorded as such at once.
-    yield* Effect.addFinalizer((exit) =>
-      Exit.isInterrupted(exit)
-        ? Effect.flatMap(store.requestCount, (requests) =>
-          query("run_finish", [runId, "failed", results.reduce((n, r) => n + r.rows, 0), requests, INTERRUPTED])).pipe(Effect.ignore)
-        : Effect.void
-    )
-    const ordersDone = yield* Deferred.make<void>()
-    const ctx: RunContext = {
-      storeId: store.storeId,
-      runId,
-      mode: request.mode,
-      upper,
-      progress,
-      changedOrders: new Set(),
-      orderCustomers: new Set(),
-      changedCustomers: new Set(),
-      resourceChanges: new Map(),
-      ordersDone: Deferred.await(ordersDone)
-    }
-    const selected = (name: StreamName) => request.streams.includes(name)
-
-    const runStream = (name: StreamName, body: Effect.Effect<{ rows: number; deleted: number }, unknown, StoreClient | SqlClient.SqlClient>) =>
-      selected(name)
-        ? Effect.gen(function*() {
-          const t0 = Date.now()
-          yield* query("state_started", [ctx.storeId, name, runId])
-          const outcome = yield* Effect.either(body)
-          const error = Either.isLeft(outcome) ? errorText(outcome.left) : undefined
-          const counts = Either.isRight(outcome) ? outcome.right : { rows: 0, deleted: 0 }
-          const result: StreamResult = { stream: name, ...counts, seconds: (Date.now() - t0) / 1000, ...(error ? { error } : {}) }
-          yield* query("state_finished", [ctx.storeId, name, counts.rows, error ?? null])
-          yield* progress.streamDone(result)
-          results.push(result)
-        })
-        : Effect.void
-
-    // All at once, sharing the store's STORE_CONCURRENCY requests; what builds on the orders a run found
-    // (refunds per order, customers by id) waits for ctx.ordersDone.
-    yield* Effect.all([
-      runStream("orders", syncOrders(ctx)).pipe(Effect.ensuring(Deferred.succeed(ordersDone, undefined))),
-      runStream("refunds", syncRefunds(ctx, request.childrenFullPassHours)),
-      runStream("customers", syncCustomers(ctx, request.customersFullScanHours)),
-      runStream("products", syncProducts(ctx, request.childrenFullPassHours))
-    ], { concurrency: "unbounded", discard: true })
-    yield* runStream("reports", syncReports(ctx))
-    for (const wave of [1, 2]) {
-      yield* Effect.forEach(
-        RESOURCE_STREAMS.filter((name) => RESOURCES[name].wave === wave),
-        (name) => runStream(name, RESOURCES[name].run(ctx, request.childrenFullPassHours)),
-        { concurrency: store.concurrency, discard: true }
-      )
-    }
-    yield* storeDailyTotals(ctx.storeId)
-
-    const failures = results.filter((r) => r.error !== undefined).map((r) => ({ stream: r.stream, error: r.error! }))
-    const requests = yield* store.requestCount
-    const rows = results.reduce((n, r) => n + r.rows, 0)
-    yield* query("run_finish", [runId, failures.length ? "failed" : "succeeded", rows, requests, failures.length ? failures.map((f) => `${f.stream}: ${f.error}`).join("; ") : null])
-    if (failures.length > 0) return yield* new SyncFailed({ runId, failures })
-    const ordered = STREAMS.flatMap((s) => results.filter((r) => r.stream === s))
-    return { runId, streams: ordered, requests, seconds: (Date.now() - started) / 1000 } satisfies RunSummary
-  }).pipe(Effect.scoped)
 
 /**
  * Stores the daily sums of the days written since they were last stored. The daily views stay exact
  * without it (they compute those days from the tables); it is what keeps them fast, so a failure here
  * is only worth a warning.
  */
-const storeDailyTotals = (storeId: string) =>
-  query("daily_totals_refresh", [storeId]).pipe(
-    Effect.catchAll((e) => Effect.logWarning(`daily totals not stored (the views compute them meanwhile): ${errorText(e)}`))
-  )
+const storeDailyTotals = Effect.flatMap(Loader, (loader) => loader.storeDailyTotals).pipe(
+  Effect.catchAll((e) => Effect.logWarning(`daily totals not stored (the views compute them meanwhile): ${errorText(e)}`))
+)
 
-/** A stream's failure in one line; a warehouse error carries PostgreSQL's own message, not just "failed to execute". */
-const errorText = (e: unknown): string =>
-  sqlErrorText(e) ??
-    (e instanceof Error ? e.message : typeof e === "object" && e !== null && "message" in e ? String((e as { message: unknown }).message) : String(e))
+/**
+ * Runs the selected streams of the catalogue, each once every stream it runs after has ended (or is not
+ * selected); the store's other resources share STORE_CONCURRENCY slots. A stream reads another's output
+ * once that one has ended; a failing stream does not stop the others.
+ */
+const runStreams = (ctx: RunContext, selected: ReadonlyArray<StreamName>, addRows: (n: number) => Effect.Effect<void>) =>
+  Effect.gen(function*() {
+    const store = yield* StoreClient
+    const state = yield* SyncState
+    const progress = yield* Progress
+    const slots = yield* Effect.makeSemaphore(store.concurrency)
+    const ended = Object.fromEntries(yield* Effect.forEach(STREAMS, (name) => Effect.map(Deferred.make<void>(), (d) => [name, d] as const))) as Record<StreamName, Deferred.Deferred<void>>
+    const initial = emptyOutputs()
+    const outputs = {
+      orders: yield* Ref.make(initial.orders),
+      customers: yield* Ref.make(initial.customers),
+      product_attributes: yield* Ref.make(initial.product_attributes),
+      shipping_zones: yield* Ref.make(initial.shipping_zones)
+    }
+    const io: StreamIO = {
+      outputs,
+      inputs: {
+        orders: Effect.zipRight(Deferred.await(ended.orders), Ref.get(outputs.orders)),
+        customers: Effect.zipRight(Deferred.await(ended.customers), Ref.get(outputs.customers)),
+        product_attributes: Effect.zipRight(Deferred.await(ended.product_attributes), Ref.get(outputs.product_attributes)),
+        shipping_zones: Effect.zipRight(Deferred.await(ended.shipping_zones), Ref.get(outputs.shipping_zones))
+      }
+    }
+    for (const name of STREAMS) if (!selected.includes(name)) yield* Deferred.succeed(ended[name], undefined)
+
+    const runOne = (name: StreamName) =>
+      Effect.gen(function*() {
+        const definition = CATALOGUE[name]
+        yield* Effect.forEach(definition.after, (before) => Deferred.await(ended[before]), { discard: true })
+        const t0 = Date.now()
+        yield* state.started(name, ctx.runId)
+        const body = definition.run(ctx, io)
+        const outcome = yield* Effect.either(definition.sales ? body : slots.withPermits(1)(body))
+        const error = Either.isLeft(outcome) ? errorText(outcome.left) : undefined
+        const counts = Either.isRight(outcome) ? outcome.right : { rows: 0, deleted: 0 }
+        yield* state.finished(name, counts.rows, error ?? null)
+        yield* addRows(counts.rows)
+        const result: StreamResult = { stream: name, ...counts, seconds: (Date.now() - t0) / 1000, ...(error ? { error } : {}) }
+        yield* progress.streamDone(result)
+        return result
+      }).pipe(Effect.ensuring(Deferred.succeed(ended[name], undefined)))
+
+    return yield* Effect.forEach(STREAMS.filter((name) => selected.includes(name)), runOne, { concurrency: "unbounded" })
+  })
+
+/**
+ * One sync or backfill: takes the store's lock, records the run, freezes an upper bound against the store's
+ * clock, runs the streams, stores the daily sums of the days that changed. Returns undefined when another run
+ * holds the lock (and `waitForLock` is off).
+ */
+export const runSync = (request: SyncRequest) =>
+  Effect.gen(function*() {
+    const store = yield* StoreClient
+    yield* migrate
+    if (!(yield* acquireRunLock(store.storeId, request.waitForLock))) return undefined
+    return yield* Effect.provide(runLocked(request), repositories(store.storeId))
+  }).pipe(Effect.scoped)
+
+const runLocked = (request: SyncRequest) =>
+  Effect.gen(function*() {
+    const store = yield* StoreClient
+    const started = Date.now()
+    // Its outcome is recorded from the scope's exit: succeeded, failed (a wrong key or URL fails at once, below), or interrupted.
+    const run = yield* Effect.flatMap(Runs, (runs) => runs.begin(request.mode.kind, request.streams, store.requestCount))
+    const upper = (yield* storeNow) - store.settleSeconds
+    // What a run that stopped early left to store, so the views are fast while this one runs.
+    yield* storeDailyTotals
+    const ctx: RunContext = {
+      storeId: store.storeId,
+      runId: run.id,
+      mode: request.mode,
+      upper,
+      progress: yield* Progress,
+      childrenFullPassHours: request.childrenFullPassHours,
+      customersFullScanHours: request.customersFullScanHours
+    }
+    const results = yield* runStreams(ctx, request.streams, run.addRows)
+    yield* storeDailyTotals
+    const failures = results.filter((r) => r.error !== undefined).map((r) => ({ stream: r.stream, error: r.error! }))
+    if (failures.length > 0) return yield* new SyncFailed({ runId: run.id, failures })
+    return { runId: run.id, streams: results, requests: yield* store.requestCount, seconds: (Date.now() - started) / 1000 } satisfies RunSummary
+  })

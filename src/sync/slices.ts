@@ -1,10 +1,12 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { type Context, Effect } from "effect"
+import { type Context, Effect, Option, Stream } from "effect"
 import { StoreClient } from "../store-client/client.js"
 import type { StoreError } from "../store-client/errors.js"
-import { type Cursor, loadPage, query, readState, saveCursor } from "../warehouse/writer.js"
-import { type Doc, rangeParams, stampOf, walkRange, type WalkSpec } from "./walk.js"
+import { Loader } from "../warehouse/loader.js"
+import { compareCursors, type Cursor } from "./cursor.js"
+import { SyncState } from "./state.js"
+import { type Doc, type Listing, rangeParams, stampOf, walkPages, type WalkPage, type WalkSpec } from "./walk.js"
 
 /**
  * A stream walked in concurrent time slices, and how its progress is checkpointed.
@@ -43,31 +45,27 @@ interface Slice {
 
 type Store = Context.Tag.Service<StoreClient>
 type Entries = Record<string, Cursor | null>
+type Needs = SqlClient.SqlClient | SyncState | Loader
 
 /** Where a walk's progress goes: the stream's state, or nowhere (a backfill moves no cursor). */
 interface Ledger {
-  readonly pending: Effect.Effect<ReadonlyArray<Slice>, SqlError, SqlClient.SqlClient>
-  readonly commit: (slice: Slice, docs: ReadonlyArray<Doc>, cursor: Cursor | null, json?: string) => Effect.Effect<void, SqlError, SqlClient.SqlClient>
-  readonly split: (slice: Slice, pieces: ReadonlyArray<Slice>) => Effect.Effect<void, SqlError, SqlClient.SqlClient>
-  readonly finish: (slice: Slice) => Effect.Effect<void, SqlError, SqlClient.SqlClient>
+  readonly pending: Effect.Effect<ReadonlyArray<Slice>, SqlError, Needs>
+  /** Loads a page and moves its slice's cursor past it, in one transaction. */
+  readonly commit: (slice: Slice, page: WalkPage) => Effect.Effect<void, SqlError, Needs>
+  readonly split: (slice: Slice, pieces: ReadonlyArray<Slice>) => Effect.Effect<void, SqlError, Needs>
+  readonly finish: (slice: Slice) => Effect.Effect<void, SqlError, Needs>
 }
 
-interface StreamWalk {
-  readonly storeId: string
+export interface StreamWalk<A extends Doc = Doc> {
   /** State key the progress is checkpointed under; null walks without moving any cursor (backfill). */
   readonly stream: string | null
   /** Where a walk without state starts; a stream's walk starts from its state. */
   readonly lower?: Cursor | null
   /** Exclusive upper bound (epoch second), frozen at the start of the run against the store's clock. */
   readonly upper: number
-  readonly onPage: (docs: ReadonlyArray<Doc>, page: { readonly total: number }) => Effect.Effect<void>
+  /** Told of every page once it is loaded. */
+  readonly onPage: (page: WalkPage<A>) => Effect.Effect<void>
 }
-
-/** Null sorts first (nothing loaded), and a whole second after every id in it. */
-const compareCursors = (a: Cursor | null, b: Cursor | null) =>
-  a === null || b === null
-    ? (a === null ? 0 : 1) - (b === null ? 0 : 1)
-    : a.at - b.at || (a.id ?? Number.POSITIVE_INFINITY) - (b.id ?? Number.POSITIVE_INFINITY)
 
 const decodeCursor = (value: unknown): Cursor | null => {
   const v = value as { at?: unknown; id?: unknown } | null
@@ -86,43 +84,36 @@ const slicesOf = (entries: Entries): ReadonlyArray<Slice> =>
     .sort((a, b) => (a.upper ?? Number.POSITIVE_INFINITY) - (b.upper ?? Number.POSITIVE_INFINITY))
 
 /** Locks the stream's state row, applies `change` to its slices and writes them back with the lowest cursor. */
-const updateSlices = (storeId: string, stream: string, rows: number, change: (entries: Entries) => void) =>
+const updateSlices = (stream: string, rows: number, change: (entries: Entries) => void) =>
   Effect.gen(function*() {
-    const [row] = yield* query<{ cursor_at: string | null; cursor_id: string | null; details: Record<string, unknown> }>(
-      "state_lock",
-      [storeId, stream]
-    )
-    const { slices, ...details } = row?.details ?? {}
-    const entries = entriesOf(slices, decodeCursor({ at: row?.cursor_at ?? null, id: row?.cursor_id ?? null }))
+    const state = yield* SyncState
+    const { cursor, details } = yield* state.lock(stream)
+    const { slices, ...rest } = details
+    const entries = entriesOf(slices, cursor)
     change(entries)
     const keys = Object.keys(entries)
     const lowest = Object.values(entries).sort(compareCursors)[0] ?? null
     const onlyOpen = keys.length === 1 && keys[0] === OPEN
-    yield* saveCursor(storeId, stream, lowest, rows, onlyOpen ? details : { ...details, slices: entries })
+    yield* state.checkpoint(stream, lowest, rows, onlyOpen ? rest : { ...rest, slices: entries })
   })
 
-const persisted = (spec: WalkSpec, run: StreamWalk & { readonly stream: string }): Ledger => ({
-  pending: Effect.map(readState(run.storeId, run.stream), (state) => slicesOf(entriesOf(state.details.slices, state.cursor))),
-  commit: (slice, docs, cursor, json) =>
-    loadPage(spec.kind, run.storeId, docs, {
-      checkpoint: updateSlices(run.storeId, run.stream, docs.length, (e) => { e[slice.key] = cursor }),
-      json
-    }),
+const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.withTransaction(effect))
+const loadPage = (spec: Listing, page: WalkPage) => Effect.flatMap(Loader, (loader) => loader.load({ kind: spec.kind, docs: page.docs, json: page.json }))
+
+const persisted = (spec: Listing, stream: string): Ledger => ({
+  pending: Effect.flatMap(SyncState, (state) => Effect.map(state.read(stream), (s) => slicesOf(entriesOf(s.details.slices, s.cursor)))),
+  commit: (slice, page) => inTransaction(Effect.zipRight(loadPage(spec, page), updateSlices(stream, page.docs.length, (e) => { e[slice.key] = page.cursor }))),
   split: (slice, pieces) =>
-    Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      sql.withTransaction(updateSlices(run.storeId, run.stream, 0, (e) => {
-        delete e[slice.key]
-        for (const piece of pieces) e[piece.key] = piece.lower
-      }))),
-  finish: (slice) =>
-    slice.key === OPEN
-      ? Effect.void
-      : Effect.flatMap(SqlClient.SqlClient, (sql) => sql.withTransaction(updateSlices(run.storeId, run.stream, 0, (e) => { delete e[slice.key] })))
+    inTransaction(updateSlices(stream, 0, (e) => {
+      delete e[slice.key]
+      for (const piece of pieces) e[piece.key] = piece.lower
+    })),
+  finish: (slice) => (slice.key === OPEN ? Effect.void : inTransaction(updateSlices(stream, 0, (e) => { delete e[slice.key] })))
 })
 
-const transient = (spec: WalkSpec, run: StreamWalk): Ledger => ({
-  pending: Effect.succeed([{ key: OPEN, lower: run.lower ?? null, upper: null }]),
-  commit: (_slice, docs, _cursor, json) => loadPage(spec.kind, run.storeId, docs, { json }),
+const transient = (spec: Listing, lower: Cursor | null): Ledger => ({
+  pending: Effect.succeed([{ key: OPEN, lower, upper: null }]),
+  commit: (_slice, page) => inTransaction(loadPage(spec, page)),
   split: () => Effect.void,
   finish: () => Effect.void
 })
@@ -132,7 +123,7 @@ const transient = (spec: WalkSpec, run: StreamWalk): Ledger => ({
  * remaining count, one `per_page=1` request each (sent together). Whole seconds, so a burst of rows
  * sharing a second stays in one piece.
  */
-const plan = (store: Store, spec: WalkSpec, slice: Slice, from: Cursor, upper: number, remaining: number) =>
+const plan = (store: Store, spec: Listing, slice: Slice, from: Cursor, upper: number, remaining: number) =>
   Effect.gen(function*() {
     const parts = Math.min(store.concurrency, Math.floor(remaining / (store.perPage * MIN_PAGES_PER_SLICE)))
     if (parts < 2) return []
@@ -155,36 +146,44 @@ const plan = (store: Store, spec: WalkSpec, slice: Slice, from: Cursor, upper: n
     }))
   })
 
-const walkSlice = (
+/** Loads every page of `slice` from `lower` on (each committed before the next, the next read meanwhile), then ends it. */
+const walkToEnd = <A extends Doc>(spec: WalkSpec<A>, ledger: Ledger, slice: Slice, lower: Cursor | null, upper: number, onPage: StreamWalk<A>["onPage"]) =>
+  walkPages(spec, { lower, upper }).pipe(
+    Stream.buffer({ capacity: 1 }),
+    Stream.runFoldEffect(0, (rows, page) => ledger.commit(slice, page).pipe(Effect.zipRight(onPage(page)), Effect.as(rows + page.docs.length))),
+    Effect.tap(() => ledger.finish(slice))
+  )
+
+const walkSlice = <A extends Doc>(
   store: Store,
-  spec: WalkSpec,
+  spec: WalkSpec<A>,
   ledger: Ledger,
   slice: Slice,
-  run: StreamWalk
-): Effect.Effect<number, StoreError | SqlError, StoreClient | SqlClient.SqlClient> =>
+  run: StreamWalk<A>
+): Effect.Effect<number, StoreError | SqlError, StoreClient | Needs> =>
   Effect.gen(function*() {
     // A bounded slice runs to its own bound even when this run's upper is lower (the store's clock behind, a
     // longer settle): its rows were settled for the run that cut it, and ending it short would skip the rest.
     const upper = slice.upper ?? run.upper
-    const commitTo = (s: Slice) => (docs: ReadonlyArray<Doc>, cursor: Cursor | null, total: number, json?: string) =>
-      ledger.commit(s, docs, cursor, json).pipe(Effect.zipRight(run.onPage(docs, { total })))
-    const walkPiece = (s: Slice, lower: Cursor | null) =>
-      walkRange(spec, { lower, upper: s.upper ?? upper }, commitTo(s)).pipe(
-        Effect.tap(() => ledger.finish(s)),
-        Effect.map((w) => w.rows)
-      )
-
     // The first page's X-WP-Total tells whether the rest is worth splitting.
-    const first = yield* walkRange(spec, { lower: slice.lower, upper }, commitTo(slice), { firstPageOnly: true })
-    if (first.done) {
+    const first = yield* Stream.runHead(Stream.take(walkPages(spec, { lower: slice.lower, upper }), 1))
+    if (Option.isNone(first)) {
       yield* ledger.finish(slice)
-      return first.rows
+      return 0
     }
-    const pieces = yield* plan(store, spec, slice, first.cursor!, upper, first.total - first.rows)
-    if (pieces.length < 2) return first.rows + (yield* walkPiece(slice, first.cursor))
+    const page = first.value
+    yield* ledger.commit(slice, page).pipe(Effect.zipRight(run.onPage(page)))
+    if (page.last) {
+      yield* ledger.finish(slice)
+      return page.docs.length
+    }
+    const pieces = yield* plan(store, spec, slice, page.cursor!, upper, page.total - page.docs.length)
+    if (pieces.length < 2) return page.docs.length + (yield* walkToEnd(spec, ledger, slice, page.cursor, upper, run.onPage))
     yield* ledger.split(slice, pieces)
-    const counts = yield* Effect.forEach(pieces, (piece) => walkPiece(piece, piece.lower), { concurrency: "unbounded" })
-    return counts.reduce((n, c) => n + c, first.rows)
+    const counts = yield* Effect.forEach(pieces, (piece) => walkToEnd(spec, ledger, piece, piece.lower, piece.upper ?? upper, run.onPage), {
+      concurrency: "unbounded"
+    })
+    return counts.reduce((n, c) => n + c, page.docs.length)
   })
 
 /**
@@ -192,10 +191,10 @@ const walkSlice = (
  * `lower`), up to `upper`: each pending slice is walked, and a slice with enough rows is split into
  * up to STORE_CONCURRENCY pieces walked at once (the store client caps the requests in flight).
  */
-export const walkStream = (spec: WalkSpec, run: StreamWalk) =>
+export const walkStream = <A extends Doc>(spec: WalkSpec<A>, run: StreamWalk<A>) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
-    const ledger = run.stream === null ? transient(spec, run) : persisted(spec, { ...run, stream: run.stream })
+    const ledger = run.stream === null ? transient(spec, run.lower ?? null) : persisted(spec, run.stream)
     const pending = yield* ledger.pending
     const counts = yield* Effect.forEach(pending, (slice) => walkSlice(store, spec, ledger, slice, run), { concurrency: "unbounded" })
     return counts.reduce((n, c) => n + c, 0)

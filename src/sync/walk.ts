@@ -1,52 +1,43 @@
-import type * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
-import { type Context, Effect } from "effect"
-import { StoreClient, type QueryParams } from "../store-client/client.js"
-import { type StoreError, StoreDocumentInvalid } from "../store-client/errors.js"
-import type { PageCheck } from "../store-client/schemas.js"
-import type { Cursor, LoadKind } from "../warehouse/writer.js"
+import { Chunk, type Context, Effect, Option, type Schema, Stream } from "effect"
+import { type QueryParams, StoreClient } from "../store-client/client.js"
+import type { StoreError } from "../store-client/errors.js"
+import type { LoadKind } from "../warehouse/loader.js"
+import { type Cursor, isAfter } from "./cursor.js"
+import { listOf } from "./list.js"
 import { fromApiGmt, toApiGmt } from "./time.js"
 
-export type Doc = Record<string, unknown> & { readonly id: number }
+export type Doc = { readonly id: number } & Readonly<Record<string, unknown>>
 
 /** How one list endpoint is walked in (date, id) order. */
-export interface WalkSpec {
+export interface WalkSpec<A extends Doc = Doc> {
   readonly path: string
   readonly params: QueryParams
   /** Which date the cursor follows: `modified` (modified_after/before) or `created` (after/before). */
   readonly field: "modified" | "created"
   readonly kind: LoadKind
-  /** Validates a page (Schema) before anything is written. */
-  readonly check: PageCheck
-  /** Adds what the warehouse needs and the endpoint leaves out (a parent id, say). */
-  readonly prepare?: (docs: ReadonlyArray<Doc>) => ReadonlyArray<Doc>
+  /** What every document must hold; the rest of it is kept as the store sent it. */
+  readonly schema: Schema.Schema<A, any>
 }
 
+/** A walk's endpoint and order, whatever its documents' schema. */
+export type Listing = Omit<WalkSpec, "schema">
+
 /** Rows ordered after `lower` (null: from the start) and dated before the epoch second `upper`. */
-interface Range {
+export interface Range {
   readonly lower: Cursor | null
   readonly upper: number
 }
 
-/**
- * Loads a page's new rows and checkpoints `cursor` (every row at or before it is then loaded), in one
- * transaction. Called in walk order, one page at a time; `json` is the rows' JSON when the page was
- * taken whole.
- */
-type Commit = (
-  docs: ReadonlyArray<Doc>,
-  cursor: Cursor | null,
-  total: number,
-  json?: string
-) => Effect.Effect<void, SqlError, SqlClient.SqlClient>
-
-interface Walked {
-  readonly rows: number
+/** One page of a walk: rows not loaded yet, and the cursor that covers them once they are. */
+export interface WalkPage<A extends Doc = Doc> {
+  readonly docs: ReadonlyArray<A>
   readonly cursor: Cursor | null
-  /** X-WP-Total of the first request: the rows from `lower`'s second to `upper`. */
+  /** X-WP-Total of the request that read it. */
   readonly total: number
-  /** False when the walk stopped early (`firstPageOnly`) with rows left in the range. */
-  readonly done: boolean
+  /** The documents' JSON as received, when the page is the whole answer. */
+  readonly json: string | undefined
+  /** No rows of the range are left after it. */
+  readonly last: boolean
 }
 
 type Store = Context.Tag.Service<StoreClient>
@@ -60,14 +51,11 @@ const bounds = (field: WalkSpec["field"]) =>
 /** A row's position second (epoch) in the walk's order. */
 export const stampOf = (field: WalkSpec["field"]) => (doc: Doc) => fromApiGmt(String(doc[stampField(field)]))
 
-const isAfter = (second: number, id: number, cursor: Cursor | null) =>
-  cursor === null || second > cursor.at || (second === cursor.at && cursor.id !== null && id > cursor.id)
-
 /**
  * The list request for rows from `cursor` on (the API's filters are strict and one-second coarse: with an
  * id in the cursor its second is asked again and the rows at or before it are skipped by the caller).
  */
-export const rangeParams = (spec: WalkSpec, store: Store, cursor: Cursor | null, upper: number, page = { size: store.perPage, number: 1 }) => {
+export const rangeParams = (spec: Listing, store: Store, cursor: Cursor | null, upper: number, page = { size: store.perPage, number: 1 }) => {
   const names = bounds(spec.field)
   const from = cursor === null ? undefined : cursor.id === null ? cursor.at : cursor.at - 1
   return {
@@ -82,116 +70,89 @@ export const rangeParams = (spec: WalkSpec, store: Store, cursor: Cursor | null,
   }
 }
 
-const checker = (spec: WalkSpec) => (docs: ReadonlyArray<unknown>) => {
-  const problem = spec.check(docs)
-  if (problem !== undefined) return Effect.fail(new StoreDocumentInvalid({ url: spec.path, detail: problem }))
-  const typed = docs as ReadonlyArray<Doc>
-  return Effect.succeed(spec.prepare ? spec.prepare(typed) : typed)
-}
+/** Where a walk stands between two requests: in the range from a cursor, or reading one crowded second. */
+type Step =
+  | { readonly tag: "range"; readonly cursor: Cursor | null }
+  | {
+    readonly tag: "second"
+    /** The walk's cursor when it met the crowded second: pages of the second keep it until the second is whole. */
+    readonly cursor: Cursor
+    readonly pass: number
+    readonly pageNo: number
+    readonly firstTotal: number | undefined
+    readonly stable: boolean
+  }
+
+const SECOND_PASSES = 5
 
 /**
- * Loads every row of `spec` in `range`, page by page, each page with its checkpoint in one transaction.
- *
- * Every request restarts from the cursor (modified_after = cursor second − 1, i.e. ≥ that second, then
- * skipping rows at or before the cursor), so rows that change or vanish while we page cannot shift
- * unread rows out of reach. That also means the next request is known as soon as a page arrives: it is
- * sent while the page loads, and loads and checkpoints still happen strictly in order. The API's filters
- * are one-second coarse, so when more than a page of rows share the cursor's second, that second is
- * read on its own (`readSecond`).
+ * The pages of every row of `spec` in `range`, in (date, id) order, as a pull stream: each request restarts from
+ * the cursor (modified_after = cursor second − 1, i.e. ≥ that second, then skipping rows at or before it), so rows
+ * that change or vanish while we page cannot shift unread rows out of reach. The next request is known as soon as
+ * a page arrives, so a buffered consumer loads one page while the next is read. When more than a page of rows
+ * share the cursor's second (a bulk edit), that second is read on its own, by id (`readSecond`).
  */
-export const walkRange = (
-  spec: WalkSpec,
-  range: Range,
-  commit: Commit,
-  options: { readonly firstPageOnly?: boolean } = {}
-): Effect.Effect<Walked, StoreError | SqlError, StoreClient | SqlClient.SqlClient> =>
-  Effect.gen(function*() {
-    const store = yield* StoreClient
-    const stamp = stampOf(spec.field)
-    const checked = checker(spec)
-    let cursor = range.lower
-    let rows = 0
-    const save = (docs: ReadonlyArray<Doc>, next: Cursor | null, total: number, json?: string) =>
-      commit(docs, next, total, json).pipe(Effect.tap(() => Effect.sync(() => { rows += docs.length })))
-    const fetch = (from: Cursor | null) =>
-      store.list(spec.path, rangeParams(spec, store, from, range.upper)).pipe(
-        Effect.flatMap((page) => Effect.map(checked(page.items), (docs) => ({ docs, total: page.total, json: page.json })))
-      )
+export const walkPages = <A extends Doc>(spec: WalkSpec<A>, range: Range): Stream.Stream<WalkPage<A>, StoreError, StoreClient> =>
+  Stream.unwrap(Effect.map(StoreClient, (store) => {
+    const start: Step = { tag: "range", cursor: range.lower }
+    if (range.lower !== null && range.lower.at >= range.upper) return Stream.empty
+    return Stream.paginateChunkEffect(start, (step: Step) => (step.tag === "range" ? readRange(spec, store, range, step.cursor) : readSecond(spec, store, range, step)))
+  }))
 
-    if (cursor !== null && cursor.at >= range.upper) return { rows, cursor, total: 0, done: true }
-    let page = yield* fetch(cursor)
-    const total = page.total
-    for (let pages = 1; ; pages++) {
-      const { docs } = page
-      if (docs.length === 0) break
-      const fresh = docs.filter((d) => isAfter(stamp(d), d.id, cursor))
-      if (fresh.length === 0) {
-        if (docs.length < store.perPage) break
-        // A full page of rows at or before the cursor: they all share the cursor's second.
-        const second = cursor!.at
-        const done = cursor!.id ?? 0
-        yield* readSecond(spec, second, (batch, t) => save(batch.filter((d) => d.id > done), cursor, t))
-        cursor = { at: second, id: null }
-        yield* save([], cursor, page.total)
-        if (cursor.at >= range.upper - 1) break
-        page = yield* fetch(cursor)
-        continue
-      }
-      const last = fresh[fresh.length - 1]!
-      cursor = { at: stamp(last), id: last.id }
-      const json = fresh.length === docs.length && spec.prepare === undefined ? page.json : undefined
-      if (docs.length < store.perPage) {
-        yield* save(fresh, cursor, page.total, json)
-        break
-      }
-      if (options.firstPageOnly && pages === 1) {
-        yield* save(fresh, cursor, page.total, json)
-        return { rows, cursor, total, done: false }
-      }
-      // The page is saved even when the prefetch fails; then the failure stops the walk.
-      const [, next] = yield* Effect.all([save(fresh, cursor, page.total, json), Effect.either(fetch(cursor))], { concurrency: 2 })
-      page = yield* next
+type Next<A extends Doc> = readonly [Chunk.Chunk<WalkPage<A>>, Option.Option<Step>]
+const next = <A extends Doc>(pages: ReadonlyArray<WalkPage<A>>, step: Option.Option<Step>): Next<A> => [Chunk.fromIterable(pages), step]
+
+const readRange = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range, cursor: Cursor | null) =>
+  Effect.map(listOf(store, spec.path, rangeParams(spec, store, cursor, range.upper), spec.schema), (page): Next<A> => {
+    const { items: docs } = page
+    if (docs.length === 0) return next([], Option.none())
+    const stamp = stampOf(spec.field)
+    const fresh = docs.filter((d) => isAfter(stamp(d), d.id, cursor))
+    const full = docs.length === store.perPage
+    if (fresh.length === 0) {
+      // A full page of rows at or before the cursor: they all share the cursor's second.
+      return full
+        ? next([], Option.some({ tag: "second", cursor: cursor!, pass: 1, pageNo: 1, firstTotal: undefined, stable: true }))
+        : next([], Option.none())
     }
-    return { rows, cursor, total, done: true }
+    const last = fresh[fresh.length - 1]!
+    const moved: Cursor = { at: stamp(last), id: last.id }
+    const json = fresh.length === docs.length ? page.json : undefined
+    return next([{ docs: fresh, cursor: moved, total: page.total, json, last: !full }], full ? Option.some({ tag: "range", cursor: moved }) : Option.none())
   })
 
 /**
- * Reads every row of one second (ordered by id). Rows only ever leave a past second (an edit moves
- * them to "now"), and a departure can shift an unread row onto a page already read; so a pass counts
- * only when the second's X-WP-Total did not change during it. Until then the cursor stays put, so a
- * crash here re-reads the second.
+ * Reads every row of one second (ordered by id). Rows only ever leave a past second (an edit moves them to
+ * "now"), and a departure can shift an unread row onto a page already read; so a pass counts only when the
+ * second's X-WP-Total did not change during it. Until then the cursor stays put, so a crash re-reads the second.
  */
-const readSecond = (
-  spec: WalkSpec,
-  second: number,
-  save: (docs: ReadonlyArray<Doc>, total: number) => Effect.Effect<void, SqlError, SqlClient.SqlClient>
-) =>
+const readSecond = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range, step: Extract<Step, { tag: "second" }>) =>
   Effect.gen(function*() {
-    const store = yield* StoreClient
     const names = bounds(spec.field)
-    const checked = checker(spec)
-    for (let pass = 1; pass <= 5; pass++) {
-      let firstTotal: number | undefined
-      let stable = true
-      for (let pageNo = 1; ; pageNo++) {
-        const page = yield* store.list(spec.path, {
-          ...spec.params,
-          [names.after]: toApiGmt(second - 1),
-          [names.before]: toApiGmt(second + 1),
-          dates_are_gmt: true,
-          orderby: "id",
-          order: "asc",
-          per_page: store.perPage,
-          page: pageNo
-        })
-        firstTotal ??= page.total
-        if (page.total !== firstTotal) stable = false
-        const docs = yield* checked(page.items)
-        yield* save(docs, page.total)
-        if (docs.length < store.perPage) break
-      }
-      if (stable) return
-      yield* Effect.logInfo(`${spec.path}: rows left second ${toApiGmt(second)} while it was read; reading it again (pass ${pass + 1})`)
+    const second = step.cursor.at
+    const done = step.cursor.id ?? 0
+    const page = yield* listOf(store, spec.path, {
+      ...spec.params,
+      [names.after]: toApiGmt(second - 1),
+      [names.before]: toApiGmt(second + 1),
+      dates_are_gmt: true,
+      orderby: "id",
+      order: "asc",
+      per_page: store.perPage,
+      page: step.pageNo
+    }, spec.schema)
+    const firstTotal = step.firstTotal ?? page.total
+    const stable = step.stable && page.total === firstTotal
+    const read: WalkPage<A> = { docs: page.items.filter((d) => d.id > done), cursor: step.cursor, total: page.total, json: undefined, last: false }
+    if (page.items.length === store.perPage) return next([read], Option.some({ ...step, pageNo: step.pageNo + 1, firstTotal, stable }))
+    if (!stable && step.pass < SECOND_PASSES) {
+      yield* Effect.logInfo(`${spec.path}: rows left second ${toApiGmt(second)} while it was read; reading it again (pass ${step.pass + 1})`)
+      return next([read], Option.some({ ...step, pass: step.pass + 1, pageNo: 1, firstTotal: undefined, stable: true }))
     }
-    yield* Effect.logWarning(`${spec.path}: second ${toApiGmt(second)} kept changing over 5 passes; the next run's deletion check will settle it`)
+    if (!stable) {
+      yield* Effect.logWarning(`${spec.path}: second ${toApiGmt(second)} kept changing over 5 passes; the next run's deletion check will settle it`)
+    }
+    const after: Cursor = { at: second, id: null }
+    const whole: WalkPage<A> = { docs: [], cursor: after, total: page.total, json: undefined, last: after.at >= range.upper - 1 }
+    return next([read, whole], whole.last ? Option.none() : Option.some({ tag: "range", cursor: after }))
   })

@@ -4,7 +4,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { manualClock, startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
-import { STRATEGIES, STREAMS } from "../../src/sync/context.js"
+import { CATALOGUE, STREAMS } from "../../src/sync/catalogue.js"
 import { runCli } from "../support/cli.js"
 import { freshDatabase } from "../support/database.js"
 
@@ -50,7 +50,7 @@ describe("the shopsync command line", () => {
     expect(status.stdout).toMatch(/orders\s+\d{4}-\d{2}-\d{2}T/)
     expect(status.stdout).toContain("succeeded")
     // Every stream with how it reads the store; children with their last full pass.
-    for (const stream of STREAMS) expect(status.stdout).toContain(STRATEGIES[stream])
+    for (const stream of STREAMS) expect(status.stdout).toContain(CATALOGUE[stream].strategy)
     expect(status.stdout).toMatch(/order_notes\s+full pass \d{4}-\d{2}-\d{2}T/)
     // The rows the warehouse holds for each stream, whatever way the stream reads the store.
     expect(status.stdout).toMatch(new RegExp(`customers\\s+full pass \\S+\\s+${sim.state.customers.length}\\s`))

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { manualClock } from "../../src/simulator/store/index.js"
-import { RESOURCE_STREAMS, STREAMS } from "../../src/sync/context.js"
+import { CATALOGUE, STREAMS } from "../../src/sync/catalogue.js"
+
+const RESOURCE_STREAMS = STREAMS.filter((name) => !CATALOGUE[name].sales)
 import { call } from "../simulator/store/support.js"
 import { fetchAll } from "../support/api.js"
 import { type Harness, makeHarness } from "../support/harness.js"

@@ -1,4 +1,3 @@
-import * as fs from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { RequestInfo } from "../../src/simulator/store/app.js"
 import { manualClock } from "../../src/simulator/store/index.js"
@@ -82,7 +81,7 @@ describe("a long walk split into time slices walked at once", () => {
     const lowest = Object.values(slices!).sort((a, b) => (a.at ?? 0) - (b.at ?? 0) || (a.id ?? Infinity) - (b.id ?? Infinity))[0]!
     expect({ at: state.cursor_at, id: state.cursor_id }).toEqual(lowest)
     // `shopsync status` says so.
-    const status = await h.rows<{ stream: string; cursor: string }>(fs.readFileSync("sql/queries/status_streams.sql", "utf8"), [STORE_ID, [], []])
+    const status = await h.status()
     expect(status.find((s) => s.stream === "orders")?.cursor).toContain(`(${Object.keys(slices!).length} slices pending)`)
 
     h.sim.setFaults([])

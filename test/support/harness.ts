@@ -4,7 +4,9 @@ import { startStoreSimulator, type StoreSimulator, type StoreSimulatorOptions } 
 import { dailyNetSales } from "../../src/simulator/store/reports/reference.js"
 import type { StoreSettings } from "../../src/config/settings.js"
 import { StoreClient, StoreClientLive } from "../../src/store-client/client.js"
-import { CORE_STREAMS, type RunMode, type StreamName } from "../../src/sync/context.js"
+import { SALES_STREAMS, type StreamName } from "../../src/sync/catalogue.js"
+import type { RunMode } from "../../src/sync/context.js"
+import { type StreamStatus, SyncState, SyncStateLive } from "../../src/sync/state.js"
 import { Progress, runSync } from "../../src/sync/engine.js"
 import { pgLayer } from "../../src/warehouse/database.js"
 import { freshDatabase, sqlRows } from "./database.js"
@@ -23,6 +25,8 @@ export interface Harness {
   /** The simulator's own computation from its in-memory state. */
   readonly expectedNetSales: () => Array<Record<string, string | number>>
   readonly requests: () => Promise<number>
+  /** What `shopsync status` shows per stream. */
+  readonly status: () => Promise<ReadonlyArray<StreamStatus>>
   readonly close: () => Promise<void>
 }
 
@@ -39,7 +43,7 @@ interface SyncOptions {
 type Runtime = ManagedRuntime.ManagedRuntime<StoreClient | Progress | import("@effect/sql").SqlClient.SqlClient, unknown>
 const runPromiseSync = (runtime: Runtime, options: SyncOptions) =>
   runtime.runPromise(runSync({
-    streams: options.streams ?? CORE_STREAMS,
+    streams: options.streams ?? SALES_STREAMS,
     mode: options.mode ?? { kind: "sync" },
     waitForLock: options.wait ?? false,
     customersFullScanHours: options.customersFullScanHours ?? 0,
@@ -89,6 +93,7 @@ export const makeHarness = async (
       )),
     expectedNetSales: () => dailyNetSales(sim.state).map((r) => ({ ...r })),
     requests: () => runtime.runPromise(Effect.flatMap(StoreClient, (s) => s.requestCount)),
+    status: () => runtime.runPromise(Effect.flatMap(SyncState, (s) => s.status({})).pipe(Effect.provide(SyncStateLive(STORE_ID)))),
     close: async () => {
       await runtime.dispose()
       await sim.close()

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import { parseEnvFile } from "../../src/config/config-file.js"
 import { storeSettingsConfig } from "../../src/config/settings.js"
 import { parseStreams } from "../../src/cli/streams-option.js"
-import { CORE_STREAMS } from "../../src/sync/context.js"
+import { SALES_STREAMS } from "../../src/sync/catalogue.js"
 
 const load = (entries: Record<string, string>) =>
   Effect.runPromise(
@@ -34,9 +34,9 @@ describe("configuration", () => {
   })
 
   it("accepts known stream names and rejects others by name; without --streams, the command's defaults", async () => {
-    expect(await Effect.runPromise(parseStreams(Option.some("refunds, order_notes, orders"), CORE_STREAMS))).toEqual(["orders", "refunds", "order_notes"])
-    expect(await Effect.runPromise(parseStreams(Option.none(), CORE_STREAMS))).toEqual(CORE_STREAMS)
-    const bad = await Effect.runPromise(Effect.either(parseStreams(Option.some("orders,coupons"), CORE_STREAMS)))
+    expect(await Effect.runPromise(parseStreams(Option.some("refunds, order_notes, orders"), SALES_STREAMS))).toEqual(["orders", "refunds", "order_notes"])
+    expect(await Effect.runPromise(parseStreams(Option.none(), SALES_STREAMS))).toEqual(SALES_STREAMS)
+    const bad = await Effect.runPromise(Effect.either(parseStreams(Option.some("orders,coupons"), SALES_STREAMS)))
     expect(bad._tag === "Left" && bad.left.message).toContain('"coupons"')
   })
 })

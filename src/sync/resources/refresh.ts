@@ -1,12 +1,10 @@
-import * as SqlClient from "@effect/sql/SqlClient"
-import { Effect } from "effect"
+import { Effect, type Schema } from "effect"
 import { type QueryParams, StoreClient } from "../../store-client/client.js"
-import { isGone, StoreDocumentInvalid } from "../../store-client/errors.js"
-import type { PageCheck } from "../../store-client/schemas.js"
-import { sqlFile } from "../../warehouse/sql-files.js"
-import { query } from "../../warehouse/writer.js"
+import { isGone } from "../../store-client/errors.js"
+import { Scopes, type ScopedDoc } from "../../warehouse/scopes.js"
+import { getOf, listOf } from "../list.js"
 
-export type Json = Record<string, unknown>
+export type Json = Readonly<Record<string, unknown>>
 
 /** One request whose documents belong to a scope: a list (every page of it, when paged) or one document. */
 export interface Listing {
@@ -35,7 +33,8 @@ export interface ResourceSpec {
   readonly item?: (scope: string, key: string) => string
   /** Scopes are parents: a 404 on a scope's list (not an unknown route) means the parent is gone, and so are its children. */
   readonly child?: boolean
-  readonly check: PageCheck
+  /** What every document must hold; the rest of it is kept as the store sent it. */
+  readonly schema: Schema.Schema.AnyNoContext
 }
 
 export interface Refreshed {
@@ -52,16 +51,16 @@ const SCOPES_PER_MERGE = 50
 const fetchListing = (spec: ResourceSpec, listing: Listing) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
-    if (listing.single) return [yield* store.get(listing.path, listing.params)]
-    if (!spec.paged) return (yield* store.list(listing.path, listing.params)).items
+    if (listing.single) return [yield* getOf(store, listing.path, listing.params ?? {}, spec.schema)] as ReadonlyArray<Json>
+    if (!spec.paged) return (yield* listOf(store, listing.path, listing.params ?? {}, spec.schema)).items as ReadonlyArray<Json>
     // A pass holds when every page saw the same X-WP-Total and that many documents came back; a row
     // created or deleted while paging shifts the others, so the list is read again (three passes at most).
-    let docs: unknown[] = []
+    let docs: Json[] = []
     for (let pass = 1; pass <= 3; pass++) {
       docs = []
       const totals = new Set<number>()
       for (let page = 1; ; page++) {
-        const p = yield* store.list(listing.path, { ...listing.params, per_page: store.perPage, page })
+        const p = yield* listOf(store, listing.path, { ...listing.params, per_page: store.perPage, page }, spec.schema)
         docs.push(...p.items)
         totals.add(p.total)
         if (p.items.length < store.perPage || page >= p.totalPages) break
@@ -78,18 +77,15 @@ const fetchScope = (spec: ResourceSpec, scope: string) =>
     const docs: Json[] = []
     for (const listing of spec.listings(scope)) {
       const read = fetchListing(spec, listing)
-      const items = yield* (spec.child ? Effect.catchIf(read, isGone, () => Effect.succeed([])) : read)
-      const problem = spec.check(items)
-      if (problem !== undefined) return yield* new StoreDocumentInvalid({ url: listing.path, detail: problem })
-      docs.push(...(items as ReadonlyArray<Json>))
+      docs.push(...(yield* (spec.child ? Effect.catchIf(read, isGone, () => Effect.succeed([])) : read)))
     }
-    return docs.map((doc) => ({ scope, key: spec.key(doc), doc }))
+    return docs.map((doc): ScopedDoc => ({ scope, key: spec.key(doc), doc }))
   })
 
 /** The document at `path`, or undefined when the store answers 404 (the only proof that it is gone). */
-const fetchIfExists = (path: string) =>
+const fetchIfExists = (spec: ResourceSpec, path: string) =>
   Effect.flatMap(StoreClient, (store) =>
-    store.get(path).pipe(
+    getOf(store, path, {}, spec.schema).pipe(
       Effect.map((doc): Json | undefined => doc as Json),
       Effect.catchIf(isGone, () => Effect.succeed(undefined))
     ))
@@ -100,10 +96,10 @@ const fetchIfExists = (path: string) =>
  * no longer lists marked deleted. With paging a row can shift past the reader while the store changes,
  * so before anything is marked deleted its own GET must answer 404.
  */
-export const refreshScopes = (spec: ResourceSpec, storeId: string, scopes: ReadonlyArray<string>) =>
+export const refreshScopes = (spec: ResourceSpec, scopes: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
-    const sql = yield* SqlClient.SqlClient
+    const scopes_ = yield* Scopes
     let written = 0
     let deleted = 0
     const changed: string[] = []
@@ -113,19 +109,13 @@ export const refreshScopes = (spec: ResourceSpec, storeId: string, scopes: Reado
       if (spec.item) {
         const item = spec.item
         const seen = new Set(fetched.map((d) => `${d.scope}\u0000${d.key}`))
-        const live = yield* query<{ scope: string; key: string }>("scope_keys", [spec.table, storeId, batch])
+        const live = yield* scopes_.keys(spec.table, batch)
         const unseen = live.filter((r) => !seen.has(`${r.scope}\u0000${r.key}`))
         const found = yield* Effect.forEach(unseen, (r) =>
-          fetchIfExists(item(r.scope, r.key)).pipe(Effect.map((doc) => (doc === undefined ? [] : [{ scope: r.scope, key: r.key, doc }]))), { concurrency: store.concurrency })
-        const problem = spec.check(found.flat().map((f) => f.doc))
-        if (problem !== undefined) return yield* new StoreDocumentInvalid({ url: spec.table, detail: problem })
+          fetchIfExists(spec, item(r.scope, r.key)).pipe(Effect.map((doc) => (doc === undefined ? [] : [{ scope: r.scope, key: r.key, doc }]))), { concurrency: store.concurrency })
         fetched.push(...found.flat())
       }
-      const changes = yield* sql.withTransaction(Effect.gen(function*() {
-        yield* sql.unsafe(sqlFile("load/scope_stage"))
-        if (fetched.length > 0) yield* sql.unsafe(sqlFile("load/scope_stage_insert"), [JSON.stringify(fetched)])
-        return yield* query<{ scope: string; key: string; change: string }>("scope_merge", [spec.table, storeId, batch])
-      }))
+      const changes = yield* scopes_.merge(spec.table, batch, fetched)
       for (const c of changes) {
         if (c.change === "deleted") deleted++
         else {
@@ -138,5 +128,5 @@ export const refreshScopes = (spec: ResourceSpec, storeId: string, scopes: Reado
   })
 
 /** Marks deleted the children of parents that are no longer live. */
-export const retireOrphans = (spec: ResourceSpec, storeId: string, liveParents: ReadonlyArray<string>) =>
-  query<{ retired: number }>("scope_retire_orphans", [spec.table, storeId, liveParents]).pipe(Effect.map(([r]) => Number(r?.retired ?? 0)))
+export const retireOrphans = (spec: ResourceSpec, liveParents: ReadonlyArray<string>) =>
+  Effect.flatMap(Scopes, (scopes) => scopes.retireOrphans(spec.table, liveParents))

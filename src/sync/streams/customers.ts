@@ -1,38 +1,38 @@
 import { createHash } from "node:crypto"
-import { Effect } from "effect"
+import { Effect, Ref } from "effect"
 import { StoreClient } from "../../store-client/client.js"
-import { StoreDocumentInvalid } from "../../store-client/errors.js"
-import { Customer, validator } from "../../store-client/schemas.js"
-import { idsOf, loadPage, query } from "../../warehouse/writer.js"
-import type { RunContext } from "../context.js"
-import { fullPassDone, fullPassDue } from "../full-pass.js"
+import { Customer } from "../../store-client/schemas.js"
+import { LiveRows } from "../../warehouse/live-rows.js"
+import { Loader } from "../../warehouse/loader.js"
+import type { Outputs, RunContext } from "../context.js"
+import { listOf } from "../list.js"
+import { SyncState } from "../state.js"
 import { existsOrNotFound } from "./orders.js"
 
-const check = validator(Customer)
 const PATH = "/customers"
 
 /** The md5 of a document's JSON text: what store.customers.doc_hash holds. */
 const hashOf = (doc: unknown) => createHash("md5").update(JSON.stringify(doc)).digest("hex")
+
+type Changed = Ref.Ref<Outputs["customers"]>
 
 /**
  * Loads the customers of a page whose document is new or changed; the others are only compared (their
  * hashes, read for the page's ids), so a scan of an unchanged store sends the warehouse no documents.
  * Returns how many were written: what the run reports, as for every stream.
  */
-const loadChecked = (ctx: RunContext, items: ReadonlyArray<unknown>, total: number) =>
+const loadChanged = (ctx: RunContext, output: Changed, customers: ReadonlyArray<Customer>, total: number) =>
   Effect.gen(function*() {
-    const problem = check(items)
-    if (problem !== undefined) return yield* new StoreDocumentInvalid({ url: PATH, detail: problem })
-    const customers = (items as ReadonlyArray<Customer>).map((doc) => ({ doc, hash: hashOf(doc) }))
-    const stored = yield* query<{ id: string; doc_hash: string }>("customers_hashes", [ctx.storeId, customers.map((c) => c.doc.id)])
-    const known = new Map(stored.map((r) => [Number(r.id), r.doc_hash]))
-    const changed = customers.filter((c) => known.get(c.doc.id) !== c.hash)
-    for (const c of changed) ctx.changedCustomers.add(c.doc.id)
+    const loader = yield* Loader
+    const hashed = customers.map((doc) => ({ doc, hash: hashOf(doc) }))
+    const known = yield* loader.customerHashes(customers.map((c) => c.id))
+    const changed = hashed.filter((c) => known.get(c.doc.id) !== c.hash)
     if (changed.length > 0) {
+      yield* Ref.update(output, (o) => ({ changed: new Set([...o.changed, ...changed.map((c) => c.doc.id)]) }))
       const hashes = Object.fromEntries(changed.map((c) => [c.doc.id, c.hash]))
-      yield* loadPage("customers", ctx.storeId, changed.map((c) => c.doc), { mergeParams: [JSON.stringify(hashes)] })
+      yield* loader.load({ kind: "customers", docs: changed.map((c) => c.doc), hashes })
     }
-    yield* ctx.progress.page("customers", items.length, total)
+    yield* ctx.progress.page("customers", customers.length, total)
     return changed.length
   })
 
@@ -41,16 +41,18 @@ const loadChecked = (ctx: RunContext, items: ReadonlyArray<unknown>, total: numb
  * sent to the warehouse (hash comparison). Between full scans (when SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS > 0)
  * only the customers of orders loaded by this run are fetched, by id.
  */
-export const syncCustomers = (ctx: RunContext, fullScanHours: number) =>
+export const syncCustomers = (ctx: RunContext, orders: Effect.Effect<Outputs["orders"]>, output: Changed) =>
   Effect.gen(function*() {
-    const due = ctx.mode.kind === "backfill" || (yield* fullPassDue(ctx, "customers", fullScanHours))
-    if (!due) return { rows: yield* Effect.zipRight(ctx.ordersDone, byId(ctx)), deleted: 0 }
-    const { rows, seen } = yield* fullScan(ctx)
-    const gone = idsOf(yield* query<{ id: string }>("customers_live_ids", [ctx.storeId])).filter((id) => !seen.has(id))
+    const state = yield* SyncState
+    const due = ctx.mode.kind === "backfill" || (yield* state.fullPassDue("customers", ctx.customersFullScanHours, ctx.upper))
+    if (!due) return { rows: yield* Effect.flatMap(orders, (o) => byId(ctx, output, o.customers)), deleted: 0 }
+    const { rows, seen } = yield* fullScan(ctx, output)
+    const live = yield* LiveRows
+    const gone = (yield* live.customerIds).filter((id) => !seen.has(id))
     const deleted: number[] = []
     for (const id of gone) if (!(yield* existsOrNotFound(`${PATH}/${id}`))) deleted.push(id)
-    if (deleted.length > 0) yield* query("customers_mark_deleted", [ctx.storeId, deleted])
-    yield* fullPassDone(ctx, "customers")
+    if (deleted.length > 0) yield* live.markDeleted("customers", deleted)
+    yield* state.fullPassDone("customers", ctx.upper)
     return { rows, deleted: deleted.length }
   })
 
@@ -60,17 +62,16 @@ export const syncCustomers = (ctx: RunContext, fullScanHours: number) =>
  * a pass counts as complete only when every page saw the first page's X-WP-Total, otherwise the scan
  * runs again (ids accumulate across passes).
  */
-const fullScan = (ctx: RunContext) =>
+const fullScan = (ctx: RunContext, output: Changed) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
     const seen = new Set<number>()
     let rows = 0
     const scanPage = (page: number) =>
-      store.list(PATH, { orderby: "id", order: "asc", per_page: store.perPage, page }).pipe(
-        Effect.flatMap((p) => loadChecked(ctx, p.items, p.total).pipe(Effect.map((written) => ({ p, written })))),
-        Effect.map(({ p, written }) => {
-          for (const c of p.items as ReadonlyArray<Customer>) seen.add(c.id)
-          rows += written
+      listOf(store, PATH, { orderby: "id", order: "asc", per_page: store.perPage, page }, Customer).pipe(
+        Effect.tap((p) => Effect.map(loadChanged(ctx, output, p.items, p.total), (written) => { rows += written })),
+        Effect.map((p) => {
+          for (const c of p.items) seen.add(c.id)
           return { total: p.total, full: p.items.length === store.perPage }
         })
       )
@@ -86,15 +87,15 @@ const fullScan = (ctx: RunContext) =>
     return { rows, seen }
   })
 
-const byId = (ctx: RunContext) =>
+const byId = (ctx: RunContext, output: Changed, customers: ReadonlySet<number>) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
-    const ids = [...ctx.orderCustomers]
+    const ids = [...customers]
     let rows = 0
     for (let i = 0; i < ids.length; i += store.perPage) {
       const chunk = ids.slice(i, i + store.perPage)
-      const p = yield* store.list(PATH, { include: chunk.join(","), per_page: store.perPage })
-      rows += yield* loadChecked(ctx, p.items, ids.length)
+      const p = yield* listOf(store, PATH, { include: chunk.join(","), per_page: store.perPage }, Customer)
+      rows += yield* loadChanged(ctx, output, p.items, ids.length)
     }
     return rows
   })

@@ -1,12 +1,10 @@
-import { Effect } from "effect"
+import { Effect, Ref } from "effect"
 import { StoreClient } from "../../store-client/client.js"
 import { isGone } from "../../store-client/errors.js"
-import { validator, Order } from "../../store-client/schemas.js"
-import type { RunContext } from "../context.js"
+import { Order } from "../../store-client/schemas.js"
+import type { Outputs, RunContext } from "../context.js"
 import { type DeletionSpec, findDeleted } from "../deletions.js"
-import { walkStream } from "../slices.js"
-import type { Doc, WalkSpec } from "../walk.js"
-import { createdWindow } from "./window.js"
+import { walkListings } from "./listings.js"
 
 /** `status=any` leaves out trashed orders, so trash is walked as a listing of its own with its own cursor. */
 const LISTINGS = [
@@ -30,24 +28,20 @@ const deletionSpec: DeletionSpec = {
   stillExists: (id) => existsOrNotFound(`/orders/${id}`)
 }
 
-export const syncOrders = (ctx: RunContext) =>
+/** Orders by modified cursor (any, then trash); forced deletions by count comparison. Tells which orders it loaded. */
+export const syncOrders = (ctx: RunContext, output: Ref.Ref<Outputs["orders"]>) =>
   Effect.gen(function*() {
-    const onPage = (docs: ReadonlyArray<Doc>, page: { total: number }) =>
-      Effect.sync(() => {
+    const rows = yield* walkListings(ctx, { name: "orders", path: "/orders", kind: "orders", field: "modified", schema: Order, listings: LISTINGS }, (docs) =>
+      Ref.update(output, ({ changed, customers }) => {
+        const ids = new Set(changed)
+        const buyers = new Set(customers)
         for (const d of docs) {
-          ctx.changedOrders.add(d.id)
-          const customer = Number(d.customer_id)
-          if (customer > 0) ctx.orderCustomers.add(customer)
+          ids.add(d.id)
+          if (d.customer_id > 0) buyers.add(d.customer_id)
         }
-      }).pipe(Effect.zipRight(ctx.progress.page("orders", docs.length, page.total)))
-    let rows = 0
-    for (const listing of LISTINGS) {
-      const spec: WalkSpec = { path: "/orders", params: listing.params, field: "modified", kind: "orders", check: validator(Order) }
-      rows += yield* (ctx.mode.kind === "backfill"
-        ? walkStream({ ...spec, field: "created" }, { storeId: ctx.storeId, stream: null, ...createdWindow(ctx.mode, ctx.upper), onPage })
-        : walkStream(spec, { storeId: ctx.storeId, stream: listing.stream, upper: ctx.upper, onPage }))
-    }
-    const deleted = yield* findDeleted(deletionSpec, ctx.storeId, ctx.upper)
+        return { changed: ids, customers: buyers }
+      }))
+    const deleted = yield* findDeleted(deletionSpec, ctx.upper)
     if (deleted.length > 0) yield* Effect.logInfo(`orders: ${deleted.length} deleted in the store, marked deleted`)
     return { rows, deleted: deleted.length }
   })

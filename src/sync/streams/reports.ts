@@ -1,10 +1,10 @@
-import * as SqlClient from "@effect/sql/SqlClient"
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { StoreClient } from "../../store-client/client.js"
 import { StoreDocumentInvalid } from "../../store-client/errors.js"
 import { SalesReport } from "../../store-client/schemas.js"
-import { query } from "../../warehouse/writer.js"
+import { Loader } from "../../warehouse/loader.js"
 import type { RunContext } from "../context.js"
+import { getOf } from "../list.js"
 import { DAY, dayToSecond } from "../time.js"
 
 /** The report groups by month over ranges longer than about three months; ask for less. */
@@ -21,8 +21,6 @@ export const spans = (days: ReadonlyArray<string>): Array<{ first: string; last:
   return out
 }
 
-const decode = Schema.decodeUnknownEither(SalesReport)
-
 /**
  * The store's own /reports/sales by day, for every day the warehouse changed since it was last fetched
  * (sync.report_days, written with the rows that changed them), kept beside the warehouse's figures.
@@ -30,24 +28,17 @@ const decode = Schema.decodeUnknownEither(SalesReport)
 export const syncReports = (ctx: RunContext) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
-    const sql = yield* SqlClient.SqlClient
-    const pending = (yield* query<{ day: string }>("report_days_pending", [ctx.storeId])).map((r) => r.day)
+    const loader = yield* Loader
+    const pending = yield* loader.reportDaysPending
     // Spans are independent (each with its days' checkpoint): asked for together.
     const loadSpan = (span: { readonly first: string; readonly last: string }) =>
       Effect.gen(function*() {
-        const body = yield* store.get("/reports/sales", { date_min: span.first, date_max: span.last })
-        const report = decode(body)
-        if (report._tag === "Left") return yield* new StoreDocumentInvalid({ url: "/reports/sales", detail: String(report.left) })
-        const [{ totals, totals_grouped_by }] = report.right
+        const [{ totals, totals_grouped_by }] = yield* getOf(store, "/reports/sales", { date_min: span.first, date_max: span.last }, SalesReport)
         if (totals_grouped_by !== "day") {
           return yield* new StoreDocumentInvalid({ url: "/reports/sales", detail: `totals grouped by ${totals_grouped_by}, expected day` })
         }
         const days = Object.entries(totals).map(([day, t]) => ({ day, ...t }))
-        yield* sql.withTransaction(
-          query("sales_report_upsert", [ctx.storeId, JSON.stringify(days)]).pipe(
-            Effect.zipRight(query("report_days_done", [ctx.storeId, span.first, span.last]))
-          )
-        )
+        yield* loader.loadSalesReport(days, span.first, span.last)
         yield* ctx.progress.page("reports", days.length, pending.length)
         return days.length
       })

@@ -1,4 +1,4 @@
-import type { Cursor } from "../../warehouse/writer.js"
+import type { Cursor } from "../cursor.js"
 import type { RunMode } from "../context.js"
 import { DAY, dayToSecond } from "../time.js"
 

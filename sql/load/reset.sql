@@ -1,4 +1,4 @@
--- Empties one store's rows and sync state (the demo starts from nothing each time).
+-- Empties one store's sales tables (the demo starts from nothing each time). $1 store id
 WITH o AS (DELETE FROM store.orders WHERE store_id = $1),
      li AS (DELETE FROM store.order_line_items WHERE store_id = $1),
      tl AS (DELETE FROM store.order_tax_lines WHERE store_id = $1),
@@ -10,6 +10,5 @@ WITH o AS (DELETE FROM store.orders WHERE store_id = $1),
      c AS (DELETE FROM store.customers WHERE store_id = $1),
      p AS (DELETE FROM store.products WHERE store_id = $1),
      v AS (DELETE FROM store.product_variations WHERE store_id = $1),
-     sr AS (DELETE FROM store.sales_report_daily WHERE store_id = $1),
-     st AS (DELETE FROM sync.state WHERE store_id = $1)
+     sr AS (DELETE FROM store.sales_report_daily WHERE store_id = $1)
 SELECT 1

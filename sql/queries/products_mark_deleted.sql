@@ -1,2 +1,0 @@
--- The store no longer has these products (confirmed by a 404): keep the rows, mark them.
-UPDATE store.products SET deleted_at = now() WHERE store_id = $1 AND id = ANY($2::bigint[]) AND deleted_at IS NULL

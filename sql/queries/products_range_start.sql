@@ -1,1 +1,0 @@
-SELECT extract(epoch FROM min(date_modified))::bigint AS at FROM store.products WHERE store_id = $1 AND deleted_at IS NULL

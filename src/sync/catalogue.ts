@@ -1,0 +1,116 @@
+import { Effect } from "effect"
+import type { Counts, RunContext, StreamError, StreamIO, StreamNeeds } from "./context.js"
+import { children, fixed, liveParents, resourceTable, settings, whole } from "./resources/streams.js"
+import { syncCustomers } from "./streams/customers.js"
+import { syncOrders } from "./streams/orders.js"
+import { syncProducts } from "./streams/products.js"
+import { syncRefunds } from "./streams/refunds.js"
+import { syncReports } from "./streams/reports.js"
+
+/** Every stream a run can take, in the order runs report them. */
+export const STREAMS = [
+  "orders", "refunds", "products", "customers", "reports",
+  "order_notes", "customer_downloads", "tax_rates", "tax_classes", "product_reviews", "product_attributes", "attribute_terms",
+  "product_categories", "shipping_classes", "shipping_zones", "shipping_zone_methods", "settings", "reference_data",
+  "system_status_tools", "webhooks", "report_top_sellers", "report_totals"
+] as const
+export type StreamName = (typeof STREAMS)[number]
+
+/** What a stream is: what it reads, where it writes, when it runs. */
+export interface StreamDefinition {
+  /** The warehouse table whose live rows `status` counts for it. */
+  readonly table: string
+  /** How it reads the store, as `status`, `--help` and the README say it. */
+  readonly strategy: string
+  /** Part of the sales pipeline: what the daily views are made of, and what a backfill re-reads by default. */
+  readonly sales: boolean
+  /** Streams that must have ended before it starts (when they run at all). */
+  readonly after: ReadonlyArray<StreamName>
+  readonly run: (ctx: RunContext, io: StreamIO) => Effect.Effect<Counts, StreamError, StreamNeeds>
+}
+
+const SALES: ReadonlyArray<StreamName> = ["orders", "refunds", "products", "customers"]
+/** The store's other resources wait for the sales streams and the report, so a cron run's sales data is current first. */
+const AFTER_SALES: ReadonlyArray<StreamName> = [...SALES, "reports"]
+const CHILDREN = "for the parents that changed this run, and every parent on a full pass each SHOPSYNC_CHILDREN_FULL_PASS_HOURS"
+const REFRESH = "full refresh with change detection"
+
+const resource = (name: Parameters<typeof resourceTable>[0], strategy: string, run: StreamDefinition["run"], after = AFTER_SALES): StreamDefinition =>
+  ({ table: resourceTable(name), strategy, sales: false, after, run })
+
+export const CATALOGUE: Readonly<Record<StreamName, StreamDefinition>> = {
+  orders: {
+    table: "store.orders",
+    strategy: "modified cursor (status any, then trash); forced deletions by count comparison",
+    sales: true,
+    after: [],
+    run: (ctx, io) => syncOrders(ctx, io.outputs.orders)
+  },
+  refunds: {
+    table: "store.refunds",
+    strategy: "created cursor on store-wide /refunds, deletions by count comparison (else per order: changed, differing, full pass)",
+    sales: true,
+    after: [],
+    run: (ctx, io) => syncRefunds(ctx, io.inputs.orders)
+  },
+  products: {
+    table: "store.products",
+    strategy: "modified cursor (any, then trash); variations per changed variable product, all on a full pass",
+    sales: true,
+    after: [],
+    run: (ctx) => syncProducts(ctx)
+  },
+  customers: {
+    table: "store.customers",
+    strategy: "full scan by id with hash comparison (no modified filter exists); deletions confirmed by 404",
+    sales: true,
+    after: [],
+    run: (ctx, io) => syncCustomers(ctx, io.inputs.orders, io.outputs.customers)
+  },
+  reports: {
+    table: "store.sales_report_daily",
+    strategy: "/reports/sales per day, for the days the run changed",
+    sales: true,
+    after: SALES,
+    run: (ctx) => syncReports(ctx)
+  },
+  order_notes: resource("order_notes", `per order, ${CHILDREN}`, (ctx, io) =>
+    children("order_notes", liveParents.orders)(ctx, Effect.map(io.inputs.orders, (o) => o.changed))),
+  customer_downloads: resource("customer_downloads", `per customer (changed, or on a loaded order), ${CHILDREN}`, (ctx, io) =>
+    children("customer_downloads", liveParents.customers)(
+      ctx,
+      Effect.zipWith(io.inputs.customers, io.inputs.orders, (c, o) => [...c.changed, ...o.customers])
+    )),
+  tax_rates: resource("tax_rates", `${REFRESH}; a missing rate deleted on 404`, whole("tax_rates")),
+  tax_classes: resource("tax_classes", REFRESH, whole("tax_classes")),
+  product_reviews: resource("product_reviews", `${REFRESH} (status all, spam, trash); a missing review deleted on 404`, whole("product_reviews")),
+  product_attributes: resource("product_attributes", REFRESH, (ctx, io) => whole("product_attributes", io.outputs.product_attributes)(ctx, io)),
+  attribute_terms: resource("attribute_terms", `per attribute, ${CHILDREN}`, (ctx, io) =>
+    children("attribute_terms", liveParents.resource("product_attributes"))(ctx, Effect.map(io.inputs.product_attributes, (a) => a.changed)),
+    [...AFTER_SALES, "product_attributes"]),
+  product_categories: resource("product_categories", `${REFRESH}; a missing category deleted on 404`, whole("product_categories")),
+  shipping_classes: resource("shipping_classes", `${REFRESH}; a missing class deleted on 404`, whole("shipping_classes")),
+  shipping_zones: resource("shipping_zones", REFRESH, (ctx, io) => whole("shipping_zones", io.outputs.shipping_zones)(ctx, io)),
+  shipping_zone_methods: resource("shipping_zone_methods", `per zone, ${CHILDREN}`, (ctx, io) =>
+    children("shipping_zone_methods", liveParents.resource("shipping_zones"))(ctx, Effect.map(io.inputs.shipping_zones, (z) => z.changed)),
+    [...AFTER_SALES, "shipping_zones"]),
+  settings: resource("settings", `${REFRESH}, every group`, settings),
+  reference_data: resource("reference_data", `${REFRESH} of /data, continents, countries, currencies, current`,
+    fixed("reference_data", ["index", "continents", "countries", "currencies", "current"])),
+  system_status_tools: resource("system_status_tools", REFRESH, whole("system_status_tools")),
+  webhooks: resource("webhooks", `${REFRESH} (status all)`, whole("webhooks")),
+  report_top_sellers: resource("report_top_sellers", `${REFRESH} per period (week, month, last_month, year)`,
+    fixed("report_top_sellers", ["week", "month", "last_month", "year"])),
+  report_totals: resource("report_totals", `${REFRESH} of the five totals reports`,
+    fixed("report_totals", ["coupons", "customers", "orders", "products", "reviews"]))
+}
+
+/** The sales pipeline: what a backfill re-reads by default and the daily views are made of. */
+export const SALES_STREAMS = STREAMS.filter((name) => CATALOGUE[name].sales)
+
+/** State rows that belong to a stream without being one (its trash listing, its variations pass). */
+export const STATE_ROWS: Readonly<Record<string, { readonly table: string; readonly strategy: string }>> = {
+  "orders.trash": { table: "store.orders", strategy: "the trash listing of orders" },
+  "products.trash": { table: "store.products", strategy: "the trash listing of products" },
+  variations: { table: "store.product_variations", strategy: "full pass of products' variations" }
+}

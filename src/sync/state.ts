@@ -1,0 +1,124 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Context, Effect, Layer, Schema } from "effect"
+import type { Cursor } from "./cursor.js"
+
+/** A stream's row of sync.state: where it stands, and what it keeps besides (slices, last full pass). */
+export interface StreamState {
+  readonly cursor: Cursor | null
+  readonly details: Readonly<Record<string, unknown>>
+}
+
+/** What `status` shows for one stream (texts formatted by PostgreSQL). */
+export const StreamStatus = Schema.Struct({
+  stream: Schema.String,
+  cursor: Schema.String,
+  rows: Schema.String,
+  last_rows: Schema.NullOr(Schema.String),
+  last_started: Schema.NullOr(Schema.String),
+  last_success: Schema.NullOr(Schema.String),
+  last_error: Schema.String
+})
+export type StreamStatus = typeof StreamStatus.Type
+
+const StateRow = Schema.Struct({
+  cursor_at: Schema.NullOr(Schema.NumberFromString),
+  cursor_id: Schema.NullOr(Schema.NumberFromString),
+  details: Schema.Record({ key: Schema.String, value: Schema.Unknown })
+})
+const decodeState = Schema.decodeUnknown(Schema.Array(StateRow))
+const decodeStatus = Schema.decodeUnknown(Schema.Array(StreamStatus))
+
+const toState = (rows: ReadonlyArray<typeof StateRow.Type>): StreamState => {
+  const row = rows[0]
+  return {
+    cursor: row && row.cursor_at !== null ? { at: row.cursor_at, id: row.cursor_id } : null,
+    details: row?.details ?? {}
+  }
+}
+
+/**
+ * One store's sync.state: each stream's cursor and details, moved only together with the rows they
+ * cover (the caller's transaction), and what its last run did.
+ */
+export class SyncState extends Context.Tag("shopsync/SyncState")<SyncState, {
+  readonly read: (stream: string) => Effect.Effect<StreamState, SqlError>
+  /** The state, locked until the transaction ends: concurrent slices checkpoint one at a time, each on the others' progress. */
+  readonly lock: (stream: string) => Effect.Effect<StreamState, SqlError>
+  /** Moves the cursor, adds the rows loaded; `details` replaces the stored ones when given. */
+  readonly checkpoint: (stream: string, cursor: Cursor | null, rows: number, details?: unknown) => Effect.Effect<void, SqlError>
+  readonly started: (stream: string, runId: number) => Effect.Effect<void, SqlError>
+  /** The outcome of a stream's run: its rows, its error (null on success). */
+  readonly finished: (stream: string, rows: number, error: string | null) => Effect.Effect<void, SqlError>
+  /** Whether a full pass of `stream` is due at `upper`: never done, or `hours` ago (0: every run). */
+  readonly fullPassDue: (stream: string, hours: number, upper: number) => Effect.Effect<boolean, SqlError>
+  readonly fullPassDone: (stream: string, upper: number) => Effect.Effect<void, SqlError>
+  /** Every stream's state for `status`; `tables` names the table whose live rows count for each stream. */
+  readonly status: (tables: Readonly<Record<string, string>>) => Effect.Effect<ReadonlyArray<StreamStatus>, SqlError>
+  /** Forgets every stream's state (the demo starts from nothing). */
+  readonly reset: Effect.Effect<void, SqlError>
+}>() {}
+
+const STATE = "extract(epoch FROM cursor_at)::bigint AS cursor_at, cursor_id, details"
+
+export const makeSyncState = (storeId: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const read = (stream: string) =>
+      sql`SELECT ${sql.literal(STATE)} FROM sync.state WHERE store_id = ${storeId} AND stream = ${stream}`.pipe(
+        Effect.flatMap(decodeState), Effect.orDie, Effect.map(toState))
+    const lock = (stream: string) =>
+      sql`SELECT ${sql.literal(STATE)} FROM sync.state WHERE store_id = ${storeId} AND stream = ${stream} FOR UPDATE`.pipe(
+        Effect.flatMap(decodeState), Effect.orDie, Effect.map(toState))
+    const checkpoint = (stream: string, cursor: Cursor | null, rows: number, details?: unknown) => {
+      const json = details === undefined ? null : JSON.stringify(details)
+      return sql`
+        INSERT INTO sync.state AS s (store_id, stream, cursor_at, cursor_id, rows_total, details, updated_at)
+        VALUES (${storeId}, ${stream}, to_timestamp(${cursor?.at ?? null}::bigint), ${cursor?.id ?? null}::bigint, ${rows}::bigint,
+                coalesce(${json}::jsonb, '{}'), now())
+        ON CONFLICT (store_id, stream) DO UPDATE SET
+          cursor_at = EXCLUDED.cursor_at, cursor_id = EXCLUDED.cursor_id, rows_total = s.rows_total + EXCLUDED.rows_total,
+          details = coalesce(${json}::jsonb, s.details), updated_at = now()`.pipe(Effect.asVoid)
+    }
+    return SyncState.of({
+      read,
+      lock,
+      checkpoint,
+      started: (stream, runId) =>
+        sql`INSERT INTO sync.state AS s (store_id, stream, last_run_id, last_started_at) VALUES (${storeId}, ${stream}, ${runId}, now())
+            ON CONFLICT (store_id, stream) DO UPDATE SET last_run_id = ${runId}, last_started_at = now()`.pipe(Effect.asVoid),
+      finished: (stream, rows, error) =>
+        sql`UPDATE sync.state SET last_rows = ${rows}, last_error = ${error},
+              last_success_at = CASE WHEN ${error}::text IS NULL THEN now() ELSE last_success_at END, updated_at = now()
+            WHERE store_id = ${storeId} AND stream = ${stream}`.pipe(Effect.asVoid),
+      fullPassDue: (stream, hours, upper) =>
+        Effect.map(read(stream), (state) => hours <= 0 || upper - Number(state.details["lastFullPass"] ?? 0) >= hours * 3600),
+      fullPassDone: (stream, upper) => checkpoint(stream, null, 0, { lastFullPass: upper }),
+      status: (tables) => streamsStatus(sql, storeId, tables),
+      reset: sql`DELETE FROM sync.state WHERE store_id = ${storeId}`.pipe(Effect.asVoid)
+    })
+  })
+
+/**
+ * A stream walked in slices shows its lowest pending cursor and how many slices remain (a run stopped mid-way);
+ * one with periodic full passes (children, customers) when the last one was; `rows` counts what the warehouse
+ * holds for the stream now (its live rows), `last_rows` what the last run wrote.
+ */
+const streamsStatus = (sql: SqlClient.SqlClient, storeId: string, tables: Readonly<Record<string, string>>) =>
+  sql`
+    WITH tables AS (SELECT * FROM unnest(${Object.keys(tables)}::text[], ${Object.values(tables)}::text[]) AS t(stream, tbl))
+    SELECT stream,
+           coalesce(to_char(cursor_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || coalesce(' #' || cursor_id, ''), '') ||
+             CASE WHEN details ? 'slices' THEN ' (' || (SELECT count(*) FROM jsonb_object_keys(details->'slices')) || ' slices pending)' ELSE '' END ||
+             coalesce('full pass ' || to_char(to_timestamp((details->>'lastFullPass')::bigint) AT TIME ZONE 'UTC',
+                                              'YYYY-MM-DD"T"HH24:MI:SS"Z"'), '') AS cursor,
+           coalesce(sync.live_rows(tables.tbl::regclass, ${storeId})::text, '') AS rows,
+           last_rows,
+           to_char(last_started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS last_started,
+           to_char(last_success_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS last_success,
+           left(coalesce(last_error, ''), 160) AS last_error
+    FROM sync.state LEFT JOIN tables USING (stream)
+    WHERE store_id = ${storeId}
+    ORDER BY stream`.pipe(Effect.flatMap(decodeStatus), Effect.orDie)
+
+export const SyncStateLive = (storeId: string) => Layer.effect(SyncState, makeSyncState(storeId))

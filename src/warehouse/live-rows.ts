@@ -1,0 +1,120 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Context, Effect, Layer, Schema } from "effect"
+import { sqlFile } from "./sql-files.js"
+
+/** Tables whose rows carry the date a store listing filters on: the column compared, per table. */
+const DATED = { orders: "date_modified", products: "date_modified", refunds: "date_created" } as const
+export type DatedTable = keyof typeof DATED
+
+/** Tables whose live ids parent another resource. */
+export type ParentTable = "orders" | "customers"
+
+const Ids = Schema.Array(Schema.Struct({ id: Schema.NumberFromString }))
+const Keys = Schema.Array(Schema.Struct({ key: Schema.String }))
+const Start = Schema.Array(Schema.Struct({ at: Schema.NullOr(Schema.NumberFromString) }))
+const Count = Schema.Array(Schema.Struct({ n: Schema.Number }))
+
+/**
+ * The rows one store still has in `store.*` (deleted_at IS NULL), and marking the ones the store no longer has.
+ * Nothing is ever removed: a deleted row keeps its data with the time it was found gone. An order or refund
+ * marked deleted has the store's report fetched again for the days it counted on.
+ */
+export class LiveRows extends Context.Tag("shopsync/LiveRows")<LiveRows, {
+  /** The epoch second of the earliest live row, by the table's listing date; null when there is none. */
+  readonly rangeStart: (table: DatedTable) => Effect.Effect<number | null, SqlError>
+  /** Live rows dated in [from, to) (epoch seconds). */
+  readonly countRange: (table: DatedTable, from: number, to: number) => Effect.Effect<number, SqlError>
+  readonly idsInRange: (table: DatedTable, from: number, to: number) => Effect.Effect<ReadonlyArray<number>, SqlError>
+  readonly markDeleted: (table: DatedTable | "customers", ids: ReadonlyArray<number>) => Effect.Effect<void, SqlError>
+  readonly customerIds: Effect.Effect<ReadonlyArray<number>, SqlError>
+  /** Live ids as scope keys: the parents of order notes (trashed orders included) and customer downloads. */
+  readonly parentKeys: (table: ParentTable) => Effect.Effect<ReadonlyArray<string>, SqlError>
+  /** Variable products: the parents of variations. */
+  readonly variableProducts: Effect.Effect<ReadonlyArray<number>, SqlError>
+  /** A parent's complete child list was read: its children missing from `present` are gone. */
+  readonly markMissingChildren: (
+    table: "refunds" | "product_variations",
+    parentId: number,
+    present: ReadonlyArray<number>
+  ) => Effect.Effect<void, SqlError>
+  /** Stores without GET /refunds: the orders whose refund lists must be read (see the script). */
+  readonly ordersWithRefundsToRead: (fullPass: boolean) => Effect.Effect<ReadonlyArray<number>, SqlError>
+}>() {}
+
+export const makeLiveRows = (storeId: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const ids = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
+      query.pipe(Effect.flatMap(Schema.decodeUnknown(Ids)), Effect.orDie, Effect.map((rows) => rows.map((r) => r.id)))
+    const inRange = (table: DatedTable, from: number, to: number) =>
+      sql`${sql(`store.${table}`)} WHERE store_id = ${storeId} AND deleted_at IS NULL
+          AND ${sql(DATED[table])} >= to_timestamp(${from}::bigint) AND ${sql(DATED[table])} < to_timestamp(${to}::bigint)`
+
+    return LiveRows.of({
+      rangeStart: (table) =>
+        sql`SELECT extract(epoch FROM min(${sql(DATED[table])}))::bigint AS at
+            FROM ${sql(`store.${table}`)} WHERE store_id = ${storeId} AND deleted_at IS NULL`.pipe(
+          Effect.flatMap(Schema.decodeUnknown(Start)), Effect.orDie, Effect.map((rows) => rows[0]?.at ?? null)),
+      countRange: (table, from, to) =>
+        sql`SELECT count(*)::integer AS n FROM ${inRange(table, from, to)}`.pipe(
+          Effect.flatMap(Schema.decodeUnknown(Count)), Effect.orDie, Effect.map((rows) => rows[0]?.n ?? 0)),
+      idsInRange: (table, from, to) => ids(sql`SELECT id FROM ${inRange(table, from, to)}`),
+      markDeleted: (table, deleted) => markDeleted(sql, storeId, table, deleted),
+      customerIds: ids(sql`SELECT id FROM store.customers WHERE store_id = ${storeId} AND deleted_at IS NULL`),
+      parentKeys: (table) =>
+        sql`SELECT id::text AS key FROM ${sql(`store.${table}`)} WHERE store_id = ${storeId} AND deleted_at IS NULL ORDER BY id`.pipe(
+          Effect.flatMap(Schema.decodeUnknown(Keys)), Effect.orDie, Effect.map((rows) => rows.map((r) => r.key))),
+      variableProducts: ids(
+        sql`SELECT id FROM store.products WHERE store_id = ${storeId} AND deleted_at IS NULL AND type = 'variable' ORDER BY id`),
+      markMissingChildren: (table, parentId, present) => markMissingChildren(sql, storeId, table, parentId, present),
+      ordersWithRefundsToRead: (fullPass) => ids(sql.unsafe(sqlFile("live-rows/refunds_orders_to_read"), [storeId, fullPass]))
+    })
+  })
+
+/** Marks rows gone; orders and refunds also note the days they counted on, for the store's report to be read again. */
+const markDeleted = (sql: SqlClient.SqlClient, storeId: string, table: DatedTable | "customers", ids: ReadonlyArray<number>) => {
+  switch (table) {
+    case "orders":
+      return sql`
+        WITH marked AS (
+          UPDATE store.orders SET deleted_at = now() WHERE store_id = ${storeId} AND id = ANY(${ids}::bigint[]) AND deleted_at IS NULL
+          RETURNING store_id, id, created_day)
+        INSERT INTO sync.report_days (store_id, day)
+        SELECT store_id, created_day FROM marked
+        UNION
+        SELECT r.store_id, r.created_day FROM store.refunds r JOIN marked m ON r.store_id = m.store_id AND r.order_id = m.id
+        ON CONFLICT DO NOTHING`.pipe(Effect.asVoid)
+    case "refunds":
+      return sql`
+        WITH marked AS (
+          UPDATE store.refunds SET deleted_at = now() WHERE store_id = ${storeId} AND id = ANY(${ids}::bigint[]) AND deleted_at IS NULL
+          RETURNING store_id, created_day)
+        INSERT INTO sync.report_days (store_id, day) SELECT DISTINCT store_id, created_day FROM marked
+        ON CONFLICT DO NOTHING`.pipe(Effect.asVoid)
+    default:
+      return sql`UPDATE ${sql(`store.${table}`)} SET deleted_at = now()
+                 WHERE store_id = ${storeId} AND id = ANY(${ids}::bigint[]) AND deleted_at IS NULL`.pipe(Effect.asVoid)
+  }
+}
+
+const markMissingChildren = (
+  sql: SqlClient.SqlClient,
+  storeId: string,
+  table: "refunds" | "product_variations",
+  parentId: number,
+  present: ReadonlyArray<number>
+) =>
+  table === "refunds"
+    ? sql`
+        WITH marked AS (
+          UPDATE store.refunds SET deleted_at = now()
+          WHERE store_id = ${storeId} AND order_id = ${parentId} AND deleted_at IS NULL AND NOT (id = ANY(${present}::bigint[]))
+          RETURNING store_id, created_day)
+        INSERT INTO sync.report_days (store_id, day) SELECT DISTINCT store_id, created_day FROM marked
+        ON CONFLICT DO NOTHING`.pipe(Effect.asVoid)
+    : sql`UPDATE store.product_variations SET deleted_at = now()
+          WHERE store_id = ${storeId} AND product_id = ${parentId} AND deleted_at IS NULL AND NOT (id = ANY(${present}::bigint[]))`.pipe(
+      Effect.asVoid)
+
+export const LiveRowsLive = (storeId: string) => Layer.effect(LiveRows, makeLiveRows(storeId))

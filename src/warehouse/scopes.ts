@@ -1,0 +1,63 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Context, Effect, Layer, Schema } from "effect"
+
+/** A document of a resource table, named by its scope (parent id, endpoint, period; '' for a plain list) and key. */
+export interface ScopedDoc {
+  readonly scope: string
+  readonly key: string
+  readonly doc: unknown
+}
+
+const ScopeKey = Schema.Struct({ scope: Schema.String, key: Schema.String })
+export const Change = Schema.Struct({ scope: Schema.String, key: Schema.String, change: Schema.String })
+export type Change = typeof Change.Type
+
+/**
+ * One store's resource tables (`store.tax_rates`, `store.order_notes`, …: one shape, see migration 004), kept
+ * by full refreshes of scopes through `sync.merge_scopes`. `table` is schema-qualified and passed to PostgreSQL
+ * as a regclass value, never spliced into SQL.
+ */
+export class Scopes extends Context.Tag("shopsync/Scopes")<Scopes, {
+  /** The live keys of `scopes`. */
+  readonly keys: (table: string, scopes: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<typeof ScopeKey.Type>, SqlError>
+  /**
+   * Replaces `scopes` with `docs` in one transaction: new and changed documents are written, unchanged ones
+   * left alone, and the ones a scope no longer lists marked deleted. Returns what changed.
+   */
+  readonly merge: (table: string, scopes: ReadonlyArray<string>, docs: ReadonlyArray<ScopedDoc>) => Effect.Effect<ReadonlyArray<Change>, SqlError>
+  /** Marks deleted the rows whose parent is not among `liveParents`; returns how many. */
+  readonly retireOrphans: (table: string, liveParents: ReadonlyArray<string>) => Effect.Effect<number, SqlError>
+}>() {}
+
+export const makeScopes = (storeId: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    // One temp table per connection, emptied when the transaction ends.
+    const createStage = sql`
+      CREATE TEMP TABLE IF NOT EXISTS scope_batch (scope text NOT NULL, key text NOT NULL, doc jsonb NOT NULL, doc_hash text NOT NULL,
+                                                   PRIMARY KEY (scope, key)) ON COMMIT DELETE ROWS`
+    // A document listed twice (it moved between pages) keeps its last copy.
+    const stage = (docs: ReadonlyArray<ScopedDoc>) =>
+      sql`INSERT INTO scope_batch (scope, key, doc, doc_hash)
+          SELECT x.scope, x.key, x.doc, md5(x.doc::text) FROM jsonb_to_recordset(${JSON.stringify(docs)}::jsonb) AS x(scope text, key text, doc jsonb)
+          ON CONFLICT (scope, key) DO UPDATE SET doc = EXCLUDED.doc, doc_hash = EXCLUDED.doc_hash`
+
+    return Scopes.of({
+      keys: (table, scopes) =>
+        sql`SELECT scope, key FROM sync.scope_keys(${table}::regclass, ${storeId}, ${scopes}::text[])`.pipe(
+          Effect.flatMap(Schema.decodeUnknown(Schema.Array(ScopeKey))), Effect.orDie),
+      merge: (table, scopes, docs) =>
+        sql.withTransaction(Effect.gen(function*() {
+          yield* createStage
+          if (docs.length > 0) yield* stage(docs)
+          return yield* sql`SELECT scope, key, change FROM sync.merge_scopes(${table}::regclass, ${storeId}, ${scopes}::text[])`.pipe(
+            Effect.flatMap(Schema.decodeUnknown(Schema.Array(Change))), Effect.orDie)
+        })),
+      retireOrphans: (table, liveParents) =>
+        sql<{ retired: number }>`SELECT sync.retire_orphans(${table}::regclass, ${storeId}, ${liveParents}::text[]) AS retired`.pipe(
+          Effect.map(([row]) => Number(row?.retired ?? 0)))
+    })
+  })
+
+export const ScopesLive = (storeId: string) => Layer.effect(Scopes, makeScopes(storeId))
