@@ -1,7 +1,7 @@
 import { Effect, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { pgLayer } from "../../src/warehouse/database.js"
-import { migrate } from "../../src/warehouse/migrate.js"
+import { migrate, models } from "../../src/warehouse/migrate.js"
 import { sqlFolder } from "../../src/warehouse/sql-files.js"
 import { freshDatabase, sqlRows } from "../support/database.js"
 
@@ -47,6 +47,32 @@ describe("migrate", () => {
     ])
   })
 
+  it("lists every model in the manifest once, each file creating the one object it is named after", () => {
+    const listed = models()
+    expect(listed.map((m) => m.name).sort()).toEqual(sqlFolder("models").map((m) => m.name))
+    expect(new Set(listed.map((m) => m.name)).size).toBe(listed.length)
+    for (const m of listed) {
+      expect(m.text, m.name).toMatch(/^-- /)
+      expect(m.text.match(/^CREATE .*$/gm), m.name).toEqual([expect.stringMatching(
+        new RegExp(`^CREATE OR REPLACE (VIEW|FUNCTION) ${m.name.replace(".", "\\.")}\\b`)
+      )])
+    }
+  })
+
+  it("re-creates the models only after applying a migration or when they changed", async () => {
+    await run()
+    const comment = async () =>
+      (await sqlRows<{ c: string }>(db.url, "SELECT obj_description('analytics.daily_net_sales'::regclass) AS c"))[0]!.c
+    const original = await comment()
+    await sqlRows(db.url, "COMMENT ON VIEW analytics.daily_net_sales IS 'changed by hand'")
+    expect((await run()).modelsRefreshed).toBe(false)
+    expect(await comment()).toBe("changed by hand")
+    await sqlRows(db.url, "UPDATE public.shopsync_models SET digest = 'the digest of older models'")
+    expect((await run()).modelsRefreshed).toBe(true)
+    expect(await comment()).toBe(original)
+    expect((await run()).modelsRefreshed).toBe(false)
+  })
+
   it("005 carries an existing customers full-scan time over to lastFullPass, so an upgrade forces no extra scan", async () => {
     await run()
     await sqlRows(db.url, `INSERT INTO sync.state (store_id, stream, details) VALUES
@@ -67,6 +93,7 @@ describe("migrate", () => {
       const layer = pgLayer(Redacted.make(other.url))
       const results = await Promise.all([1, 2].map(() => Effect.runPromise(migrate.pipe(Effect.provide(layer)))))
       expect(results.map((r) => r.applied.length).sort()).toEqual([0, sqlFolder("migrations").length])
+      expect(results.map((r) => r.modelsRefreshed).sort()).toEqual([false, true])
     } finally {
       await other.drop()
     }
