@@ -29,10 +29,12 @@ const Seen = Schema.Struct({ applied: Schema.Array(Schema.String), models: Schem
 /**
  * Brings the warehouse up to date in one transaction, which an advisory lock serialises with any other migrator
  * (concurrent starts are safe; a failure applies nothing):
- *  1. applies the `sql/migrations/NNN_*.sql` not recorded in `public.shopsync_migrations` (by name), in name order;
+ *  1. applies the `sql/migrations/NNN_*.sql` not recorded in `public.shopsync_migrations`, in name order (it records
+ *     names, not texts: a released migration's comments may be edited, its statements never);
  *  2. re-creates the models when a migration was applied or they differ from those last created (their digest in
- *     `public.shopsync_models`). Every command runs this: when nothing changed it costs the lock and one SELECT,
- *     and leaves the views alone (re-creating one waits for, and blocks, every query reading it).
+ *     `public.shopsync_models`). Every command runs this: when nothing changed it costs the lock, the bookkeeping
+ *     tables' CREATE IF NOT EXISTS and one SELECT, and leaves the views alone (re-creating one waits for, and
+ *     blocks, every query reading it).
  */
 export const migrate = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
