@@ -4,8 +4,9 @@
 --   analytics.daily_dirty   days whose sums a write may have changed since they were stored, noted by
 --                           statement triggers on the tables the sums come from (every write path);
 -- the views read the stored sums of clean days and compute the dirty days from the tables (exact at
--- every moment), and each sync run stores its dirty days' sums at its end (analytics.refresh_daily_totals,
--- in sql/analytics/ with the views).
+-- every moment: sql/models/analytics.daily_totals_current.sql), and each sync run stores its dirty days'
+-- sums at its end (sql/models/analytics.refresh_daily_totals.sql).
+-- The trigger functions stay here with their triggers: a trigger needs its function to exist.
 
 CREATE TABLE analytics.daily_totals (
   store_id       text    NOT NULL,

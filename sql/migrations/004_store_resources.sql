@@ -1,8 +1,8 @@
--- The store's other readable resources (seed parts 1 and 2), each kept by a full refresh of a "scope": the
--- complete list the store gives for one request (or a few, for reviews), fetched whole and compared with
--- what the warehouse has. A top-level resource has one scope (''); a child resource has one per parent
--- (the order of a note, the attribute of a term); a fixed family has one per endpoint (the five totals
--- reports). Every table here shares one shape, so one merge (sync.merge_scopes) serves them all:
+-- The store's other readable resources (those migration 001 does not hold), each kept by a full refresh of
+-- a "scope": the complete list the store gives for one request (or a few, for reviews), fetched whole and
+-- compared with what the warehouse has. A top-level resource has one scope (''); a child resource has one per
+-- parent (the order of a note, the attribute of a term); a fixed family has one per endpoint (the five
+-- totals reports). Every table here shares one shape, so one merge (sync.merge_scopes) serves them all:
 --   (store_id, scope, key)  the identity: the document's id, slug or code within its scope
 --   doc, doc_hash           the API document as sent, and the md5 of its JSON text (change detection)
 --   first_seen_at           when the warehouse first saw it
@@ -31,6 +31,7 @@ CREATE FUNCTION sync.gmt(value text) RETURNS timestamptz LANGUAGE sql IMMUTABLE 
   SELECT nullif(value, '')::timestamp AT TIME ZONE 'UTC'
 $$;
 
+-- sql/models/sync.<name>.sql holds the current text of the three functions below; migrate re-creates them from it.
 -- Merges the documents staged in scope_batch (sql/load/scope_stage.sql) for `p_scopes` into `target`: new and
 -- changed documents are written, unchanged ones are not touched, and rows of those scopes that were not
 -- staged are marked deleted. Returns one row per written or deleted row with what happened to it.

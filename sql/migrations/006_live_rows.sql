@@ -1,5 +1,6 @@
 -- How many rows of a store a warehouse table holds (live ones, where the table marks deletions):
--- what `shopsync status` shows beside each stream.
+-- what `shopsync status` shows beside each stream. sql/models/sync.live_rows.sql holds its current text;
+-- migrate re-creates it from there.
 CREATE FUNCTION sync.live_rows(tbl regclass, store text) RETURNS bigint
 LANGUAGE plpgsql STABLE STRICT AS $$
 DECLARE

@@ -9,8 +9,8 @@ export const migrateCommand = Command.make("migrate", {}, () =>
     process.stdout.write(
       result.applied.length > 0
         ? `applied ${result.applied.length} migration(s): ${result.applied.join(", ")}; analytics views refreshed\n`
-        : `schema up to date (${result.total} migration(s)); analytics views refreshed\n`
+        : `schema up to date (${result.total} migration(s)); analytics views ${result.modelsRefreshed ? "refreshed" : "up to date"}\n`
     )
   }).pipe(Effect.provide(DatabaseLive))).pipe(
-    Command.withDescription("Creates or upgrades the warehouse schema (sql/migrations) and the analytics views (sql/analytics). Idempotent.")
+    Command.withDescription("Creates or upgrades the warehouse schema (sql/migrations) and the analytics views and functions (sql/models). Idempotent.")
   )

@@ -1,25 +1,77 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Effect } from "effect"
-import { sqlFile, sqlFolder } from "./sql-files.js"
+import * as SqlSchema from "@effect/sql/SqlSchema"
+import { Effect, Schema } from "effect"
+import { createHash } from "node:crypto"
+import { sqlFile, sqlFolder, sqlText } from "./sql-files.js"
+
+/** A model of `sql/models/`: a view or function named `<schema>.<object>`, created with CREATE OR REPLACE. */
+export interface Model {
+  readonly name: string
+  readonly text: string
+}
+
+/** The models in the order `sql/models/manifest.txt` lists them (blank lines and `#` comments aside). */
+export const models = (): ReadonlyArray<Model> =>
+  sqlText("models/manifest.txt").split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"))
+    .map((name) => ({ name, text: sqlFile(`models/${name}`) }))
+
+/** Changes with any model's name, place or text: what `public.shopsync_models` records as created. */
+export const modelsDigest = (list: ReadonlyArray<Model>): string => {
+  const hash = createHash("sha256")
+  for (const m of list) hash.update(`${m.name}\0${m.text}\0`)
+  return hash.digest("hex")
+}
+
+const Seen = Schema.Struct({ applied: Schema.Array(Schema.String), models: Schema.NullOr(Schema.String) })
 
 /**
- * Applies `sql/migrations/NNN_*.sql` in order, each once and in its own transaction, then
- * (re)creates the analytics views of `sql/analytics/`. Safe to run concurrently: an advisory
- * lock serialises migrators.
+ * Brings the warehouse up to date in one transaction, which an advisory lock serialises with any other migrator
+ * (concurrent starts are safe; a failure applies nothing):
+ *  1. applies the `sql/migrations/NNN_*.sql` not recorded in `public.shopsync_migrations`, in name order (it records
+ *     names, not texts: a released migration's comments may be edited, its statements never);
+ *  2. re-creates the models when a migration was applied or they differ from those last created (their digest in
+ *     `public.shopsync_models`). Every command runs this: when nothing changed it costs the lock, the bookkeeping
+ *     tables' CREATE IF NOT EXISTS and one SELECT, and leaves the views alone (re-creating one waits for, and
+ *     blocks, every query reading it).
  */
 export const migrate = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   return yield* sql.withTransaction(Effect.gen(function*() {
-    yield* sql.unsafe(sqlFile("queries/migration_lock"))
-    yield* sql.unsafe(sqlFile("queries/migrations_table"))
-    const applied = new Set((yield* sql.unsafe<{ version: string }>("SELECT version FROM public.shopsync_migrations")).map((r) => r.version))
+    yield* sql`SELECT pg_advisory_xact_lock(hashtext('shopsync:migrate'))`
+    yield* sql`CREATE TABLE IF NOT EXISTS public.shopsync_migrations (
+      version     text        PRIMARY KEY,
+      applied_at  timestamptz NOT NULL DEFAULT now()
+    )`
+    // One row: the digest of the models migrate last created.
+    yield* sql`CREATE TABLE IF NOT EXISTS public.shopsync_models (
+      one         boolean     PRIMARY KEY DEFAULT true CHECK (one),
+      digest      text        NOT NULL,
+      created_at  timestamptz NOT NULL DEFAULT now()
+    )`
+    const seen = yield* SqlSchema.single({
+      Request: Schema.Void,
+      Result: Seen,
+      execute: () =>
+        sql`SELECT array(SELECT version FROM public.shopsync_migrations) AS applied,
+                   (SELECT digest FROM public.shopsync_models) AS models`
+    })(undefined)
+    const applied = new Set(seen.applied)
     const pending = sqlFolder("migrations").filter((m) => !applied.has(m.name))
     for (const m of pending) {
       yield* Effect.logInfo(`migrate: applying ${m.name}`)
       yield* sql.unsafe(m.text)
-      yield* sql.unsafe(sqlFile("queries/migration_record"), [m.name])
+      yield* sql`INSERT INTO public.shopsync_migrations (version) VALUES (${m.name})`
     }
-    for (const view of sqlFolder("analytics")) yield* sql.unsafe(view.text)
-    return { applied: pending.map((m) => m.name), total: applied.size + pending.length }
+    const list = models()
+    const digest = modelsDigest(list)
+    const modelsRefreshed = pending.length > 0 || seen.models !== digest
+    if (modelsRefreshed) {
+      for (const m of list) yield* sql.unsafe(m.text)
+      yield* sql`INSERT INTO public.shopsync_models (digest) VALUES (${digest})
+        ON CONFLICT (one) DO UPDATE SET digest = EXCLUDED.digest, created_at = now()`
+    }
+    return { applied: pending.map((m) => m.name), total: applied.size + pending.length, modelsRefreshed }
   }))
 })

@@ -1,5 +1,6 @@
--- One marketing contact per store and email: every registered customer and every billing email of a
--- counted order, emails trimmed and compared case-insensitively.
+-- analytics.marketing_contacts: one marketing contact per store and email, as the marketing push copies
+-- them into marketing.outbox: every registered customer and every billing email of a counted order, emails trimmed and
+-- compared case-insensitively.
 --   names:         the customer's, else the latest counted order's billing names;
 --   address/phone: the customer's billing address (when it has one), else the latest order's billing;
 --   facts:         counted orders billed to this email (count, first/last store-local day), spent and

@@ -1,11 +1,12 @@
--- The warehouse's per-day figures beside the store's own /reports/sales figures.
--- The store's report sums every currency together, so the warehouse side does too.
--- Expected differences, explained in `note`:
+-- analytics.sales_report_reconciliation: the warehouse's per-day figures beside the store's own /reports/sales
+-- figures (store.sales_report_daily), one row per store and day either side has, for checking the sync.
+-- The store's report sums every currency together, so the warehouse side does too. `differs` flags a day
+-- whose figures disagree; `note` says why they may, among the expected differences:
 --  * the report was fetched before later changes (re-run sync with the reports stream);
 --  * orders in several currencies are summed as plain numbers by the store (a matching day says so);
 --  * the report's total_refunds counts a refunded order's whole total in any range holding one of its
---    refunds, while per-day refunds sum each refund on its own date (seed part 2, section 2.14):
---    when an order's refunds straddle days, only the per-day sum is a correct basis for net sales.
+--    refunds, while per-day refunds count each refund on its own store-local day: when an order's refunds
+--    straddle days, only the per-day sum is a correct basis for net sales.
 CREATE OR REPLACE VIEW analytics.sales_report_reconciliation AS
 WITH warehouse AS (
   SELECT store_id, day,

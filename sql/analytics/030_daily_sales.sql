@@ -1,6 +1,0 @@
--- The daily net sales with the detail a finance reader asks for next.
--- items, discounts, shipping and tax are those of the day's counted orders; refunds_count the day's refunds.
-CREATE OR REPLACE VIEW analytics.daily_sales AS
-SELECT store_id, day, currency, orders_count, items, gross_sales, discounts, shipping, tax, refunds_count, refunds,
-       (gross_sales - refunds)::numeric AS net_sales
-FROM analytics.daily_totals_current;
