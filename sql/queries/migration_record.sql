@@ -1,1 +1,0 @@
-INSERT INTO public.shopsync_migrations (version) VALUES ($1)
