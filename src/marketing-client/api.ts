@@ -1,12 +1,11 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { Context, Effect, Layer, Redacted, Ref } from "effect"
+import { Clock, Context, Data, Effect, Layer, Redacted, Ref } from "effect"
 import type { MarketingSettings } from "../config/settings.js"
+import { type Answer, send, type TransportFailed, UnusableAnswer } from "../http-client/send.js"
+import { isTransientStatus } from "../http-client/retry-after.js"
 import { type MarketingError, MarketingAuthFailed, MarketingRequestFailed, MarketingUnreachable } from "./errors.js"
-import {
-  type Answer, isTransientStatus, marketingRetryPolicy, NoAnswer, Retry, type RetryPolicy, sendOnce, serverWaitMs, serviceMessage,
-  withRetries
-} from "./http.js"
+import { marketingRetryPolicy, marketingSchedule, type RetryPolicy, serverWaitMs, serviceMessage } from "./http.js"
 import { TokenService } from "./token.js"
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
@@ -30,13 +29,51 @@ export class MarketingApi extends Context.Tag("shopsync/MarketingApi")<Marketing
   readonly requestCount: Effect.Effect<number>
 }>() {}
 
-class Unauthorized {
-  constructor(readonly answer: Answer) {}
-}
+/** The API refused the access token (401): it is dropped and the request tried once more with a new one. */
+class TokenRejected extends Data.TaggedError("TokenRejected")<{ readonly answer: Answer }> {}
+
+type AttemptFailure = TransportFailed | UnusableAnswer | TokenRejected | MarketingError
 
 const bearerOf = (request: HttpClientRequest.HttpClientRequest): Redacted.Redacted<string> | undefined => {
   const match = /^Bearer\s+(\S+)$/i.exec(request.headers["authorization"] ?? "")
   return match ? Redacted.make(match[1]!) : undefined
+}
+
+const toRequest = (method: Method, url: string, options: CallOptions) => {
+  let request = HttpClientRequest.make(method)(url).pipe(HttpClientRequest.acceptJson)
+  if (options.query) request = HttpClientRequest.setUrlParams(request, options.query)
+  if (options.json !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, options.json)
+  return request
+}
+
+/** A 2xx answer; a 401 is the token's fault; anything else may be worth another attempt. */
+const judge = (answer: Answer, policy: RetryPolicy): Effect.Effect<Answer, TokenRejected | UnusableAnswer> =>
+  Effect.gen(function*() {
+    if (answer.status === 401) return yield* new TokenRejected({ answer })
+    if (answer.status >= 200 && answer.status < 300) return answer
+    return yield* new UnusableAnswer({ answer, serverWaitMs: serverWaitMs(answer, yield* Clock.currentTimeMillis, policy) })
+  })
+
+/** 429/5xx and dropped connections; a 429 was refused before any work was done, so even a creation may be repeated. */
+const transientFor = (idempotent: boolean) => (e: AttemptFailure) =>
+  e._tag === "TransportFailed"
+    ? idempotent
+    : e._tag === "UnusableAnswer" && isTransientStatus(e.answer.status) && (idempotent || e.answer.status === 429)
+
+/** The error the caller gets once the retries are over (a rejected token is handled by the caller). */
+const giveUp = (e: AttemptFailure, attempts: number, method: Method, url: string): TokenRejected | MarketingError => {
+  switch (e._tag) {
+    case "TransportFailed":
+      return new MarketingUnreachable({ method, url, reason: e.reason, attempts })
+    case "UnusableAnswer": {
+      const { status } = e.answer
+      return new MarketingRequestFailed({
+        method, url, status, serviceMessage: serviceMessage(e.answer), attempts, transient: isTransientStatus(status)
+      })
+    }
+    default:
+      return e
+  }
 }
 
 export const makeMarketingApi = (settings: MarketingSettings, policy: RetryPolicy) =>
@@ -48,45 +85,29 @@ export const makeMarketingApi = (settings: MarketingSettings, policy: RetryPolic
       HttpClient.mapRequestEffect((request) => Effect.map(tokens.get, (token) => HttpClientRequest.bearerToken(request, token)))
     )
 
+    const attempt = (request: HttpClientRequest.HttpClientRequest) =>
+      Ref.update(requests, (n) => n + 1).pipe(
+        Effect.zipRight(send(http, request, policy.timeoutMs)),
+        Effect.flatMap((answer) => judge(answer, policy))
+      )
+
+    /** Expired early, revoked, or expired by the service's clock: drop it, fetch another, retry once. */
+    const renewToken = (rejected: TokenRejected, label: string) =>
+      Effect.gen(function*() {
+        const used = bearerOf(rejected.answer.request)
+        if (used) yield* tokens.invalidate(used)
+        yield* Effect.logInfo(`marketing: access token rejected (${serviceMessage(rejected.answer) ?? "401"}); retrying ${label} once with a new one`)
+      })
+
     const call = (method: Method, path: string, options: CallOptions = {}): Effect.Effect<Answer, MarketingError> => {
       const url = `${settings.baseUrl}/api${path}`
       const label = `${method} ${url}`
-      const idempotent = options.idempotent ?? true
-      let request = HttpClientRequest.make(method)(url).pipe(HttpClientRequest.acceptJson)
-      if (options.query) request = HttpClientRequest.setUrlParams(request, options.query)
-      if (options.json !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, options.json)
-
-      const attempt = Effect.gen(function*() {
-        yield* Ref.update(requests, (n) => n + 1)
-        const answer = yield* sendOnce(http, request, policy.timeoutMs).pipe(
-          Effect.catchIf((e): e is NoAnswer => e instanceof NoAnswer, (e) => {
-            const failure = (attempts: number) => new MarketingUnreachable({ method, url, reason: e.reason, attempts })
-            return Effect.fail(idempotent ? new Retry(e.reason, 0, failure) : failure(1))
-          })
-        )
-        if (answer.status === 401) return yield* Effect.fail(new Unauthorized(answer))
-        if (answer.status >= 200 && answer.status < 300) return answer
-        const said = serviceMessage(answer)
-        const failure = (attempts: number, transient: boolean) =>
-          new MarketingRequestFailed({ method, url, status: answer.status, serviceMessage: said, attempts, transient })
-        // A 429 was refused before any work was done, so even a creation may be repeated.
-        if (isTransientStatus(answer.status) && (idempotent || answer.status === 429)) {
-          return yield* Effect.fail(new Retry(`${answer.status}`, serverWaitMs(answer, Date.now(), policy), (n) => failure(n, true)))
-        }
-        return yield* failure(1, isTransientStatus(answer.status))
-      })
-
-      const isUnauthorized = (e: unknown): e is Unauthorized => e instanceof Unauthorized
-      return withRetries(policy, label, attempt).pipe(
-        Effect.catchIf(isUnauthorized, (first) =>
-          Effect.gen(function*() {
-            // Expired early, revoked, or expired by the service's clock: drop it, fetch another, retry once.
-            const used = bearerOf(first.answer.request)
-            if (used) yield* tokens.invalidate(used)
-            yield* Effect.logInfo(`marketing: access token rejected (${serviceMessage(first.answer) ?? "401"}); retrying ${label} once with a new one`)
-            return yield* withRetries(policy, label, attempt)
-          })),
-        Effect.catchIf(isUnauthorized, (second) =>
+      const schedule = marketingSchedule(policy, label, transientFor(options.idempotent ?? true))
+      const withRetries = Effect.retryOrElse(attempt(toRequest(method, url, options)), schedule, (e, attempts) =>
+        Effect.fail(giveUp(e, attempts, method, url)))
+      return withRetries.pipe(
+        Effect.catchTag("TokenRejected", (first) => Effect.zipRight(renewToken(first, label), withRetries)),
+        Effect.catchTag("TokenRejected", (second) =>
           Effect.fail(new MarketingAuthFailed({ url, status: 401, serviceMessage: serviceMessage(second.answer), stage: "api" })))
       )
     }

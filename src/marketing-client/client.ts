@@ -1,9 +1,9 @@
 import { Context, Effect, Either, Layer, Ref, type Schema } from "effect"
 import type { MarketingSettings } from "../config/settings.js"
-import { MarketingApi, MarketingApiLive } from "./api.js"
+import { type CallOptions, MarketingApi, MarketingApiLive, type Method } from "./api.js"
 import type { CustomField } from "../contacts/contact-fields.js"
-import { isTransient, type MarketingError, MarketingRequestFailed, MarketingResponseInvalid, MarketingSetupInvalid } from "./errors.js"
-import { marketingRetryPolicy, Retry, type RetryPolicy, withRetries } from "./http.js"
+import { isTransient, type MarketingError, MarketingResponseInvalid, MarketingSetupInvalid } from "./errors.js"
+import { marketingRetryPolicy, marketingSchedule, type RetryPolicy } from "./http.js"
 import { BatchAnswer, decode, FieldAnswer, FieldList, type Hook, HookAnswer, HookList, TriggerList } from "./schemas.js"
 import { TokenService, TokenServiceLive } from "./token.js"
 
@@ -49,7 +49,112 @@ const PAGE = 100
  * whose answer was lost is found instead of being made twice.
  */
 export const retryWhole = <A, R>(policy: RetryPolicy, label: string, operation: Effect.Effect<A, MarketingError, R>) =>
-  withRetries(policy, label, operation.pipe(Effect.mapError((e) => (isTransient(e) ? new Retry(e.message, 0, () => e) : e))))
+  Effect.retry(operation, marketingSchedule(policy, label, isTransient))
+
+type Api = Context.Tag.Service<typeof MarketingApi>
+
+/** One call whose 2xx answer is decoded with `schema`. */
+const fetchDecoded = <A, I>(api: Api, schema: Schema.Schema<A, I>, method: Method, path: string, options?: CallOptions) =>
+  Effect.flatMap(api.call(method, path, options), (answer) => {
+    const decoded = decode(schema, answer.body)
+    return Either.isRight(decoded)
+      ? Effect.succeed(decoded.right)
+      : Effect.fail(new MarketingResponseInvalid({ url: `${api.baseUrl}/api${path}`, detail: decoded.left }))
+  })
+
+/** The batch answer entry by entry, in request order. */
+const entryResults = (count: number, batch: typeof BatchAnswer.Type): ReadonlyArray<EntryResult> => {
+  const statuses = new Map(batch.statusCodes)
+  const ids = new Map(batch.contacts.map(([i, c]) => [i, c.id]))
+  const errors = new Map(batch.errors.map(([i, e]) => [i, e.message]))
+  return Array.from({ length: count }, (_, index): EntryResult => {
+    const key = String(index)
+    return {
+      // An entry the answer does not mention is treated as not done (a 5xx of its own): it stays pending.
+      status: statuses.get(key) ?? 500,
+      contactId: ids.get(key),
+      error: errors.get(key) ?? (statuses.has(key) ? undefined : "the batch answer did not mention this entry")
+    }
+  })
+}
+
+const upsertContacts = (api: Api, batchSize: number) => (contacts: ReadonlyArray<Readonly<Record<string, unknown>>>) =>
+  Effect.gen(function*() {
+    if (contacts.length === 0) return []
+    if (contacts.length > batchSize) {
+      return yield* new MarketingSetupInvalid({ detail: `a batch of ${contacts.length} contacts exceeds MARKETING_BATCH_SIZE (${batchSize})` })
+    }
+    return entryResults(contacts.length, yield* fetchDecoded(api, BatchAnswer, "POST", "/contacts/batch/new", { json: contacts }))
+  })
+
+/** Every row of a paged list endpoint, `items` picking the rows out of one decoded page. */
+const listAll = <P extends { readonly total: number }, I, A>(
+  api: Api,
+  path: string,
+  schema: Schema.Schema<P, I>,
+  items: (page: P) => ReadonlyArray<A>
+) =>
+  Effect.gen(function*() {
+    const all: A[] = []
+    for (;;) {
+      const query = { start: all.length, limit: PAGE, orderBy: "id", orderByDir: "asc" }
+      const page = yield* fetchDecoded(api, schema, "GET", path, { query })
+      const rows = items(page)
+      all.push(...rows)
+      if (rows.length === 0 || all.length >= page.total) return all
+    }
+  })
+
+const createField = (api: Api, field: CustomField) =>
+  Effect.gen(function*() {
+    const json = { label: field.label, alias: field.alias, type: field.type, group: "core", isPublished: true }
+    const made = (yield* fetchDecoded(api, FieldAnswer, "POST", "/fields/contact/new", { json, idempotent: false })).field
+    // The service renames a taken alias (shop_x → shop_x1) instead of refusing it.
+    if (made.alias !== field.alias) {
+      return yield* new MarketingSetupInvalid({
+        detail: `the marketing service created contact field "${field.label}" as ${made.alias} instead of ${field.alias}; ` +
+          `remove field ${made.alias} (id ${made.id}) and check why ${field.alias} is unavailable`
+      })
+    }
+    yield* Effect.logInfo(`marketing: created contact field ${field.alias} (${field.type})`)
+  })
+
+/** Creates the wanted fields that do not exist; warns about those that exist with another type. */
+const createMissingFields = (api: Api, wanted: ReadonlyArray<CustomField>) =>
+  Effect.gen(function*() {
+    const fields = yield* listAll(api, "/fields/contact", FieldList, (p) => p.fields.map(([, f]) => f))
+    const existing = new Map(fields.map((f) => [f.alias, f]))
+    const created: string[] = []
+    for (const field of wanted) {
+      const found = existing.get(field.alias)
+      if (found && found.type !== field.type) {
+        yield* Effect.logWarning(`marketing: contact field ${field.alias} exists with type ${found.type}, shopsync writes ${field.type}; its values may be refused`)
+      }
+      if (found) continue
+      yield* createField(api, field)
+      created.push(field.alias)
+    }
+    return created
+  })
+
+const hookBody = (input: HookInput) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
+
+const hookPath = (id: number, action: string) => `/hooks/${id}/${action}`
+
+const hookOperations = (api: Api) => ({
+  listHooks: listAll(api, "/hooks", HookList, (p) => p.hooks.map(([, h]) => h)),
+  triggers: Effect.map(fetchDecoded(api, TriggerList, "GET", "/hooks/triggers"), (t) => Object.keys(t.triggers)),
+  createHook: (input: HookInput) =>
+    Effect.map(fetchDecoded(api, HookAnswer, "POST", "/hooks/new", { json: hookBody(input), idempotent: false }), (a) => a.hook),
+  patchHook: (id: number, input: HookInput) =>
+    Effect.map(fetchDecoded(api, HookAnswer, "PATCH", hookPath(id, "edit"), { json: hookBody(input) }), (a) => a.hook),
+  deleteHook: (id: number) =>
+    api.call("DELETE", hookPath(id, "delete")).pipe(
+      // Already gone (a retry after a lost answer, or someone else): the goal is met.
+      Effect.catchIf((e) => e._tag === "MarketingRequestFailed" && e.status === 404, () => Effect.void),
+      Effect.asVoid
+    )
+})
 
 export const makeMarketingClient = (settings: MarketingSettings, policy: RetryPolicy) =>
   Effect.gen(function*() {
@@ -57,124 +162,20 @@ export const makeMarketingClient = (settings: MarketingSettings, policy: RetryPo
     const tokens = yield* TokenService
     const fieldsReady = yield* Ref.make(false)
 
-    const read = <A, I>(schema: Schema.Schema<A, I>, path: string, body: unknown) => {
-      const decoded = decode(schema, body)
-      return Either.isRight(decoded)
-        ? Effect.succeed(decoded.right)
-        : Effect.fail(new MarketingResponseInvalid({ url: `${settings.baseUrl}/api${path}`, detail: decoded.left }))
-    }
-
-    const upsertContacts = (contacts: ReadonlyArray<Readonly<Record<string, unknown>>>) =>
-      Effect.gen(function*() {
-        const path = "/contacts/batch/new"
-        if (contacts.length === 0) return []
-        if (contacts.length > settings.batchSize) {
-          return yield* new MarketingSetupInvalid({ detail: `a batch of ${contacts.length} contacts exceeds MARKETING_BATCH_SIZE (${settings.batchSize})` })
-        }
-        const answer = yield* api.call("POST", path, { json: contacts })
-        const batch = yield* read(BatchAnswer, path, answer.body)
-        const statuses = new Map(batch.statusCodes)
-        const ids = new Map(batch.contacts.map(([i, c]) => [i, c.id]))
-        const errors = new Map(batch.errors.map(([i, e]) => [i, e.message]))
-        return contacts.map((_, index): EntryResult => {
-          const key = String(index)
-          return {
-            // An entry the answer does not mention is treated as not done (a 5xx of its own): it stays pending.
-            status: statuses.get(key) ?? 500,
-            contactId: ids.get(key),
-            error: errors.get(key) ?? (statuses.has(key) ? undefined : "the batch answer did not mention this entry")
-          }
-        })
-      })
-
-    /** Every row of a paged list endpoint, `items` picking the rows out of one decoded page. */
-    const listAll = <P extends { readonly total: number }, I, A>(
-      path: string,
-      schema: Schema.Schema<P, I>,
-      items: (page: P) => ReadonlyArray<A>
-    ) =>
-      Effect.gen(function*() {
-        const all: A[] = []
-        for (;;) {
-          const answer = yield* api.call("GET", path, { query: { start: all.length, limit: PAGE, orderBy: "id", orderByDir: "asc" } })
-          const page = yield* read(schema, path, answer.body)
-          const rows = items(page)
-          all.push(...rows)
-          if (rows.length === 0 || all.length >= page.total) return all
-        }
-      })
-
-    const listFields = listAll("/fields/contact", FieldList, (p) => p.fields.map(([, f]) => f))
-    const listHooks = listAll("/hooks", HookList, (p) => p.hooks.map(([, h]) => h))
-
-    const createMissingFields = (wanted: ReadonlyArray<CustomField>) =>
-      Effect.gen(function*() {
-        const existing = new Map((yield* listFields).map((f) => [f.alias, f]))
-        const created: string[] = []
-        for (const field of wanted) {
-          const found = existing.get(field.alias)
-          if (found) {
-            if (found.type !== field.type) {
-              yield* Effect.logWarning(`marketing: contact field ${field.alias} exists with type ${found.type}, shopsync writes ${field.type}; its values may be refused`)
-            }
-            continue
-          }
-          const answer = yield* api.call("POST", "/fields/contact/new", {
-            json: { label: field.label, alias: field.alias, type: field.type, group: "core", isPublished: true },
-            idempotent: false
-          })
-          const made = (yield* read(FieldAnswer, "/fields/contact/new", answer.body)).field
-          // The service renames a taken alias (shop_x → shop_x1) instead of refusing it.
-          if (made.alias !== field.alias) {
-            return yield* new MarketingSetupInvalid({
-              detail: `the marketing service created contact field "${field.label}" as ${made.alias} instead of ${field.alias}; ` +
-                `remove field ${made.alias} (id ${made.id}) and check why ${field.alias} is unavailable`
-            })
-          }
-          created.push(field.alias)
-          yield* Effect.logInfo(`marketing: created contact field ${field.alias} (${field.type})`)
-        }
-        return created
-      })
-
     const ensureFields = (wanted: ReadonlyArray<CustomField>) =>
       Effect.gen(function*() {
         if (yield* Ref.get(fieldsReady)) return []
-        const created = yield* retryWhole(policy, "contact fields", createMissingFields(wanted))
+        const created = yield* retryWhole(policy, "contact fields", createMissingFields(api, wanted))
         yield* Ref.set(fieldsReady, true)
         return created
       })
 
-    const hookBody = (input: HookInput) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
-
-    const hookPath = (id: number, action: string) => `/hooks/${id}/${action}`
-
     return MarketingClient.of({
       batchSize: settings.batchSize,
       concurrency: settings.concurrency,
-      upsertContacts,
+      upsertContacts: upsertContacts(api, settings.batchSize),
       ensureFields,
-      listHooks,
-      triggers: api.call("GET", "/hooks/triggers").pipe(
-        Effect.flatMap((a) => read(TriggerList, "/hooks/triggers", a.body)),
-        Effect.map((t) => Object.keys(t.triggers))
-      ),
-      createHook: (input) =>
-        api.call("POST", "/hooks/new", { json: hookBody(input), idempotent: false }).pipe(
-          Effect.flatMap((a) => read(HookAnswer, "/hooks/new", a.body)),
-          Effect.map((a) => a.hook)
-        ),
-      patchHook: (id, input) =>
-        api.call("PATCH", hookPath(id, "edit"), { json: hookBody(input) }).pipe(
-          Effect.flatMap((a) => read(HookAnswer, hookPath(id, "edit"), a.body)),
-          Effect.map((a) => a.hook)
-        ),
-      deleteHook: (id) =>
-        api.call("DELETE", hookPath(id, "delete")).pipe(
-          // Already gone (a retry after a lost answer, or someone else): the goal is met.
-          Effect.catchIf((e) => e instanceof MarketingRequestFailed && e.status === 404, () => Effect.void),
-          Effect.asVoid
-        ),
+      ...hookOperations(api),
       requestCount: api.requestCount,
       tokenRequestCount: tokens.requestCount,
       policy

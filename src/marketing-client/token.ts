@@ -2,8 +2,10 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Clock, Context, Effect, Either, Layer, Option, Redacted, Ref, SynchronizedRef } from "effect"
 import type { MarketingSettings } from "../config/settings.js"
+import { isTransientStatus } from "../http-client/retry-after.js"
+import { type Answer, send, type TransportFailed, UnusableAnswer } from "../http-client/send.js"
 import { type MarketingError, MarketingAuthFailed, MarketingRequestFailed, MarketingResponseInvalid, MarketingUnreachable } from "./errors.js"
-import { isTransientStatus, marketingRetryPolicy, NoAnswer, Retry, type RetryPolicy, sendOnce, serverWaitMs, serviceMessage, withRetries } from "./http.js"
+import { marketingRetryPolicy, marketingSchedule, type RetryPolicy, serverWaitMs, serviceMessage } from "./http.js"
 import { decode, TokenAnswer } from "./schemas.js"
 
 /**
@@ -32,6 +34,43 @@ export const renewAfterMs = (expiresInSeconds: number, marginSeconds: number): n
   return lifetime > 2 * margin ? lifetime - margin : lifetime / 2
 }
 
+type AttemptFailure = TransportFailed | UnusableAnswer | MarketingError
+
+/** The token, or why there is none; a 429/5xx may be worth another attempt. */
+const judge = (answer: Answer, url: string, policy: RetryPolicy): Effect.Effect<typeof TokenAnswer.Type, AttemptFailure> =>
+  Effect.gen(function*() {
+    const said = serviceMessage(answer)
+    if (isTransientStatus(answer.status)) {
+      return yield* new UnusableAnswer({ answer, serverWaitMs: serverWaitMs(answer, yield* Clock.currentTimeMillis, policy) })
+    }
+    // The token endpoint answers 400 (invalid_client) or 401 to wrong credentials.
+    if (answer.status === 400 || answer.status === 401 || answer.status === 403) {
+      return yield* new MarketingAuthFailed({ url, status: answer.status, serviceMessage: said, stage: "token" })
+    }
+    if (answer.status !== 200) {
+      return yield* new MarketingRequestFailed({ method: "POST", url, status: answer.status, serviceMessage: said, attempts: 1, transient: false })
+    }
+    const decoded = decode(TokenAnswer, answer.body)
+    if (Either.isLeft(decoded)) return yield* new MarketingResponseInvalid({ url, detail: `token answer: ${decoded.left}` })
+    return decoded.right
+  })
+
+const isRetried = (e: AttemptFailure) => e._tag === "TransportFailed" || e._tag === "UnusableAnswer"
+
+/** The error the caller gets once the retries are over. */
+const giveUp = (e: AttemptFailure, attempts: number, url: string): MarketingError => {
+  switch (e._tag) {
+    case "TransportFailed":
+      return new MarketingUnreachable({ method: "POST", url, reason: e.reason, attempts })
+    case "UnusableAnswer":
+      return new MarketingRequestFailed({
+        method: "POST", url, status: e.answer.status, serviceMessage: serviceMessage(e.answer), attempts, transient: true
+      })
+    default:
+      return e
+  }
+}
+
 export const makeTokenService = (settings: MarketingSettings, policy: RetryPolicy) =>
   Effect.gen(function*() {
     const http = yield* HttpClient.HttpClient
@@ -50,30 +89,13 @@ export const makeTokenService = (settings: MarketingSettings, policy: RetryPolic
       HttpClientRequest.acceptJson
     )
 
-    const attempt = Effect.gen(function*() {
-      yield* Ref.update(requests, (n) => n + 1)
-      const answer = yield* sendOnce(http, request, policy.timeoutMs).pipe(
-        Effect.catchIf((e): e is NoAnswer => e instanceof NoAnswer, (e) =>
-          Effect.fail(new Retry(e.reason, 0, (attempts) => new MarketingUnreachable({ method: "POST", url, reason: e.reason, attempts }))))
-      )
-      const said = serviceMessage(answer)
-      if (isTransientStatus(answer.status)) {
-        return yield* Effect.fail(new Retry(`${answer.status}`, serverWaitMs(answer, Date.now(), policy), (attempts) =>
-          new MarketingRequestFailed({ method: "POST", url, status: answer.status, serviceMessage: said, attempts, transient: true })))
-      }
-      // The token endpoint answers 400 (invalid_client) or 401 to wrong credentials.
-      if (answer.status === 400 || answer.status === 401 || answer.status === 403) {
-        return yield* new MarketingAuthFailed({ url, status: answer.status, serviceMessage: said, stage: "token" })
-      }
-      if (answer.status !== 200) {
-        return yield* new MarketingRequestFailed({ method: "POST", url, status: answer.status, serviceMessage: said, attempts: 1, transient: false })
-      }
-      const decoded = decode(TokenAnswer, answer.body)
-      if (Either.isLeft(decoded)) return yield* new MarketingResponseInvalid({ url, detail: `token answer: ${decoded.left}` })
-      return decoded.right
-    })
+    const attempt = Ref.update(requests, (n) => n + 1).pipe(
+      Effect.zipRight(send(http, request, policy.timeoutMs)),
+      Effect.flatMap((answer) => judge(answer, url, policy))
+    )
 
-    const fetchToken = withRetries(policy, label, attempt)
+    const fetchToken = Effect.retryOrElse(attempt, marketingSchedule(policy, label, isRetried), (e, attempts) =>
+      Effect.fail(giveUp(e, attempts, url)))
 
     const get = SynchronizedRef.modifyEffect(cache, (current) =>
       Effect.gen(function*() {

@@ -1,4 +1,4 @@
-import { ParseResult, Schema } from "effect"
+import { Either, ParseResult, Schema } from "effect"
 
 /**
  * The fields of each resource that the pipeline relies on. Documents are checked against these
@@ -84,6 +84,21 @@ export const Download = Schema.Struct({ download_id: Schema.String, order_id: Sc
 export const TopSeller = Schema.Struct({ product_id: Schema.Int, quantity: Schema.Number })
 export const SettingGroup = Schema.Struct({ id: Schema.String })
 
+/** Names the document that does not fit and says why: `document (id 7): <what does not fit>`. */
+const problemWith = (doc: unknown, error: ParseResult.ParseError): string => {
+  const id = doc && typeof doc === "object" && "id" in doc ? ` (id ${String((doc as { id: unknown }).id)})` : ""
+  return `document${id}: ${ParseResult.TreeFormatter.formatErrorSync(error)}`
+}
+
+/**
+ * Decodes one document, keeping the fields the schema does not name: the warehouse stores documents whole,
+ * every field included. A document that does not fit is described by `problemWith`.
+ */
+export const documentDecoder = <A, I>(schema: Schema.Schema<A, I>) => {
+  const decode = Schema.decodeUnknownEither(schema, { onExcessProperty: "preserve" })
+  return (doc: unknown): Either.Either<A, string> => Either.mapLeft(decode(doc), (error) => problemWith(doc, error))
+}
+
 /**
  * Checks every document of a page against a schema and names the first that does not fit.
  * Only a check: the warehouse stores the documents as the store sent them, every field included.
@@ -91,14 +106,11 @@ export const SettingGroup = Schema.Struct({ id: Schema.String })
 export type PageCheck = (docs: ReadonlyArray<unknown>) => string | undefined
 
 export const validator = <A, I>(schema: Schema.Schema<A, I>): PageCheck => {
-  const decode = Schema.decodeUnknownEither(schema)
+  const decode = documentDecoder(schema)
   return (docs) => {
     for (const doc of docs) {
       const result = decode(doc)
-      if (result._tag === "Left") {
-        const id = doc && typeof doc === "object" && "id" in doc ? ` (id ${String((doc as { id: unknown }).id)})` : ""
-        return `document${id}: ${ParseResult.TreeFormatter.formatErrorSync(result.left)}`
-      }
+      if (Either.isLeft(result)) return result.left
     }
     return undefined
   }

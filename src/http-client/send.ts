@@ -1,0 +1,65 @@
+import type { HttpClient, HttpClientRequest } from "@effect/platform"
+import * as HttpClientError from "@effect/platform/HttpClientError"
+import { Data, Duration, Effect, Predicate } from "effect"
+
+/** One HTTP exchange, its body read once. */
+export interface Answer {
+  readonly status: number
+  /** Lower-cased names. */
+  readonly headers: Readonly<Record<string, string>>
+  readonly text: string
+  /** The text parsed as JSON; undefined when empty or not JSON. */
+  readonly body: unknown
+  /** The request as sent (after any per-attempt change, such as a token). */
+  readonly request: HttpClientRequest.HttpClientRequest
+}
+
+/** No HTTP answer at all: refused, reset, timed out. */
+export class TransportFailed extends Data.TaggedError("TransportFailed")<{
+  /** The system error code (ECONNRESET…) or a short description: never anything the request carried. */
+  readonly reason: string
+}> {}
+
+/** An answer the caller cannot use: an error status, or a body without what was asked for. */
+export class UnusableAnswer extends Data.TaggedError("UnusableAnswer")<{
+  readonly answer: Answer
+  /** How long the server asked to wait before trying again (0 when it did not say). */
+  readonly serverWaitMs: number
+}> {}
+
+export const isTransportFailed = (u: unknown): u is TransportFailed => Predicate.isTagged(u, "TransportFailed")
+export const isUnusableAnswer = (u: unknown): u is UnusableAnswer => Predicate.isTagged(u, "UnusableAnswer")
+
+/** The system error code when there is one: short, and free of the URL, headers or body of the request. */
+const transportReason = (e: HttpClientError.HttpClientError): string => {
+  const cause = e.cause as { code?: string; cause?: { code?: string } } | undefined
+  return cause?.code ?? cause?.cause?.code ?? (e._tag === "RequestError" ? `${e.reason} error` : `${e.reason} error reading the answer`)
+}
+
+const parseJson = (text: string): unknown => {
+  if (text.trim() === "") return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Sends once and reads the whole answer within `timeoutMs`. Transport failures become TransportFailed;
+ * other failures of the client (a token that could not be had) pass through.
+ */
+export const send = <E, R>(
+  http: HttpClient.HttpClient.With<E, R>,
+  request: HttpClientRequest.HttpClientRequest,
+  timeoutMs: number
+): Effect.Effect<Answer, TransportFailed | Exclude<E, HttpClientError.HttpClientError>, R> =>
+  Effect.gen(function*() {
+    const response = yield* http.execute(request)
+    const text = yield* response.text
+    return { status: response.status, headers: response.headers, text, body: parseJson(text), request: response.request }
+  }).pipe(
+    Effect.timeoutFail({ duration: Duration.millis(timeoutMs), onTimeout: () => new TransportFailed({ reason: `no answer within ${timeoutMs} ms` }) }),
+    Effect.mapError((e) => (HttpClientError.isHttpClientError(e) ? new TransportFailed({ reason: transportReason(e) }) : e))
+    // The client's own failures are all HttpClientErrors, turned into TransportFailed above.
+  ) as Effect.Effect<Answer, TransportFailed | Exclude<E, HttpClientError.HttpClientError>, R>
