@@ -15,20 +15,13 @@ export class StoreClient extends Context.Tag("shopsync/StoreClient")<StoreClient
   readonly settleSeconds: number
   /** Requests allowed in flight at once (STORE_CONCURRENCY); callers may ask for more, they queue. */
   readonly concurrency: number
-  /** GET a list endpoint; 404 is an error like any other. */
-  readonly list: {
-    /** Each item decoded with `schema`, every field kept; one that does not fit fails with StoreDocumentInvalid. */
-    <A, I>(path: string, params: QueryParams, schema: Schema.Schema<A, I>): Effect.Effect<Page<A>, StoreError>
-    /** Items as sent, unchecked. */
-    (path: string, params?: QueryParams): Effect.Effect<Page, StoreError>
-  }
-  /** GET one resource (or a report). */
-  readonly get: {
-    /** The body decoded with `schema`, every field kept. */
-    <A, I>(path: string, params: QueryParams, schema: Schema.Schema<A, I>): Effect.Effect<A, StoreError>
-    /** The body as sent, unchecked. */
-    (path: string, params?: QueryParams): Effect.Effect<unknown, StoreError>
-  }
+  /**
+   * GET a list endpoint, each item decoded with `schema`, every field kept (the warehouse stores documents whole);
+   * one that does not fit fails with StoreDocumentInvalid. 404 is an error like any other.
+   */
+  readonly list: <A, I>(path: string, params: QueryParams, schema: Schema.Schema<A, I>) => Effect.Effect<Page<A>, StoreError>
+  /** GET one resource (or a report), decoded with `schema`, every field kept. */
+  readonly get: <A, I>(path: string, params: QueryParams, schema: Schema.Schema<A, I>) => Effect.Effect<A, StoreError>
   /** Requests sent so far (retries included), for summaries and benchmarks. */
   readonly requestCount: Effect.Effect<number>
 }>() {}
@@ -37,22 +30,17 @@ export const makeStoreClient = (settings: StoreSettings, policy: RetryPolicy) =>
   Effect.gen(function*() {
     const { getJson, requestCount } = yield* makeGetJson(settings, policy)
 
-    function list<A, I>(path: string, params: QueryParams, schema: Schema.Schema<A, I>): Effect.Effect<Page<A>, StoreError>
-    function list(path: string, params?: QueryParams): Effect.Effect<Page, StoreError>
-    function list<A, I>(path: string, params: QueryParams = {}, schema?: Schema.Schema<A, I>) {
-      const page = Effect.flatMap(getJson(path, params), (answer) => toPage(answer, safeUrl(settings.apiUrl + path)))
-      if (!schema) return page
+    const list = <A, I>(path: string, params: QueryParams, schema: Schema.Schema<A, I>) => {
       const decode = decodeDocuments(schema, path)
-      return Effect.flatMap(page, (p) => Effect.map(decode(p.items), (items): Page<A> => ({ ...p, items })))
+      return getJson(path, params).pipe(
+        Effect.flatMap((answer) => toPage(answer, safeUrl(settings.apiUrl + path))),
+        Effect.flatMap((p) => Effect.map(decode(p.items), (items): Page<A> => ({ ...p, items })))
+      )
     }
 
-    function get<A, I>(path: string, params: QueryParams, schema: Schema.Schema<A, I>): Effect.Effect<A, StoreError>
-    function get(path: string, params?: QueryParams): Effect.Effect<unknown, StoreError>
-    function get<A, I>(path: string, params: QueryParams = {}, schema?: Schema.Schema<A, I>) {
-      const body = Effect.map(getJson(path, params), (answer) => answer.body)
-      if (!schema) return body
+    const get = <A, I>(path: string, params: QueryParams, schema: Schema.Schema<A, I>) => {
       const decode = decodeDocuments(schema, path)
-      return Effect.flatMap(body, (doc) => Effect.map(decode([doc]), ([decoded]) => decoded!))
+      return Effect.flatMap(getJson(path, params), (answer) => Effect.map(decode([answer.body]), ([decoded]) => decoded!))
     }
 
     return StoreClient.of({

@@ -98,20 +98,3 @@ export const documentDecoder = <A, I>(schema: Schema.Schema<A, I>) => {
   const decode = Schema.decodeUnknownEither(schema, { onExcessProperty: "preserve" })
   return (doc: unknown): Either.Either<A, string> => Either.mapLeft(decode(doc), (error) => problemWith(doc, error))
 }
-
-/**
- * Checks every document of a page against a schema and names the first that does not fit.
- * Only a check: the warehouse stores the documents as the store sent them, every field included.
- */
-export type PageCheck = (docs: ReadonlyArray<unknown>) => string | undefined
-
-export const validator = <A, I>(schema: Schema.Schema<A, I>): PageCheck => {
-  const decode = documentDecoder(schema)
-  return (docs) => {
-    for (const doc of docs) {
-      const result = decode(doc)
-      if (Either.isLeft(result)) return result.left
-    }
-    return undefined
-  }
-}

@@ -3,7 +3,6 @@ import { Effect, type Schema } from "effect"
 import { StoreClient } from "../store-client/client.js"
 import { LiveRows } from "../warehouse/live-rows.js"
 import { Loader, type LoadKind } from "../warehouse/loader.js"
-import { listOf } from "./list.js"
 import type { Doc } from "./walk.js"
 
 /**
@@ -21,7 +20,7 @@ export const replaceChildren = <A extends Doc>(options: {
     const store = yield* StoreClient
     const docs: Array<A & { readonly parent_id: number }> = []
     for (let page = 1; ; page++) {
-      const p = yield* listOf(store, options.path, { per_page: store.perPage, page, orderby: "id", order: "asc" }, options.schema)
+      const p = yield* store.list(options.path, { per_page: store.perPage, page, orderby: "id", order: "asc" }, options.schema)
       docs.push(...p.items.map((d) => ({ ...d, parent_id: options.parentId })))
       if (p.items.length < store.perPage) break
     }

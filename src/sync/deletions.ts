@@ -1,10 +1,9 @@
 import type { SqlError } from "@effect/sql/SqlError"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { StoreClient, type QueryParams } from "../store-client/client.js"
 import type { StoreError } from "../store-client/errors.js"
 import { WithId } from "../store-client/schemas.js"
 import { type DatedTable, LiveRows } from "../warehouse/live-rows.js"
-import { listOf } from "./list.js"
 import { toApiGmt } from "./time.js"
 
 /** A resource whose deletions are found by comparing counts per date range with the store. */
@@ -43,14 +42,14 @@ export const findDeleted = (
 
     const rangeParams = (a: number, b: number) => ({ [n.after]: toApiGmt(a - 1), [n.before]: toApiGmt(b), dates_are_gmt: true })
     const storeCount = (a: number, b: number) =>
-      Effect.forEach(spec.listings, (l) => store.list(spec.path, { ...l, ...rangeParams(a, b), per_page: 1 }), { concurrency: "unbounded" })
+      Effect.forEach(spec.listings, (l) => store.list(spec.path, { ...l, ...rangeParams(a, b), per_page: 1 }, Schema.Unknown), { concurrency: "unbounded" })
         .pipe(Effect.map((pages) => pages.reduce((sum, p) => sum + p.total, 0)))
     const storeIds = (a: number, b: number) =>
       Effect.gen(function*() {
         const ids = new Set<number>()
         for (const l of spec.listings) {
           for (let page = 1; ; page++) {
-            const p = yield* listOf(store, spec.path, { ...l, ...rangeParams(a, b), per_page: store.perPage, page, orderby: "id", order: "asc" }, WithId)
+            const p = yield* store.list(spec.path, { ...l, ...rangeParams(a, b), per_page: store.perPage, page, orderby: "id", order: "asc" }, WithId)
             for (const doc of p.items) ids.add(doc.id)
             if (p.items.length < store.perPage) break
           }

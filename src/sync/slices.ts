@@ -123,20 +123,20 @@ const transient = (spec: Listing, lower: Cursor | null): Ledger => ({
  * remaining count, one `per_page=1` request each (sent together). Whole seconds, so a burst of rows
  * sharing a second stays in one piece.
  */
-const plan = (store: Store, spec: Listing, slice: Slice, from: Cursor, upper: number, remaining: number) =>
+const plan = <A extends Doc>(store: Store, spec: WalkSpec<A>, slice: Slice, from: Cursor, upper: number, remaining: number) =>
   Effect.gen(function*() {
     const parts = Math.min(store.concurrency, Math.floor(remaining / (store.perPage * MIN_PAGES_PER_SLICE)))
     if (parts < 2) return []
     const offsets = Array.from({ length: parts - 1 }, (_, i) => Math.floor(((i + 1) * remaining) / parts))
     const probes = yield* Effect.forEach(
       offsets,
-      (offset) => store.list(spec.path, rangeParams(spec, store, from, upper, { size: 1, number: offset + 1 })),
+      (offset) => store.list(spec.path, rangeParams(spec, store, from, upper, { size: 1, number: offset + 1 }), spec.schema),
       { concurrency: "unbounded" }
     )
     // The first piece keeps `from`; a boundary at or before its first second would leave it empty.
     const firstSecond = from.id === null ? from.at + 1 : from.at
     const stamp = stampOf(spec.field)
-    const seconds = [...new Set(probes.flatMap((p) => (p.items[0] === undefined ? [] : [stamp(p.items[0] as Doc)])))]
+    const seconds = [...new Set(probes.flatMap((p) => (p.items[0] === undefined ? [] : [stamp(p.items[0])])))]
       .filter((s) => Number.isFinite(s) && s > firstSecond && s < upper)
       .sort((a, b) => a - b)
     return [...seconds, slice.upper].map((bound, i): Slice => ({

@@ -3,7 +3,6 @@ import { type QueryParams, StoreClient } from "../store-client/client.js"
 import type { StoreError } from "../store-client/errors.js"
 import type { LoadKind } from "../warehouse/loader.js"
 import { type Cursor, isAfter } from "./cursor.js"
-import { listOf } from "./list.js"
 import { fromApiGmt, toApiGmt } from "./time.js"
 
 export type Doc = { readonly id: number } & Readonly<Record<string, unknown>>
@@ -103,7 +102,7 @@ type Next<A extends Doc> = readonly [Chunk.Chunk<WalkPage<A>>, Option.Option<Ste
 const next = <A extends Doc>(pages: ReadonlyArray<WalkPage<A>>, step: Option.Option<Step>): Next<A> => [Chunk.fromIterable(pages), step]
 
 const readRange = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range, cursor: Cursor | null) =>
-  Effect.map(listOf(store, spec.path, rangeParams(spec, store, cursor, range.upper), spec.schema), (page): Next<A> => {
+  Effect.map(store.list(spec.path, rangeParams(spec, store, cursor, range.upper), spec.schema), (page): Next<A> => {
     const { items: docs } = page
     if (docs.length === 0) return next([], Option.none())
     const stamp = stampOf(spec.field)
@@ -131,7 +130,7 @@ const readSecond = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range
     const names = bounds(spec.field)
     const second = step.cursor.at
     const done = step.cursor.id ?? 0
-    const page = yield* listOf(store, spec.path, {
+    const page = yield* store.list(spec.path, {
       ...spec.params,
       [names.after]: toApiGmt(second - 1),
       [names.before]: toApiGmt(second + 1),

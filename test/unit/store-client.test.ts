@@ -5,7 +5,6 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Logger, Random, Redacted, Ref, Schema, TestClock } from "effect"
 import type { StoreSettings } from "../../src/config/settings.js"
 import { makeStoreClient } from "../../src/store-client/client.js"
-import { validator } from "../../src/store-client/schemas.js"
 
 const settings: StoreSettings = {
   apiUrl: "https://shop.test/wp-json/wc/v3",
@@ -64,32 +63,29 @@ describe("store client", () => {
       const typed = yield* client.list("/orders", { page: 1 }, Item)
       expect(typed.items).toEqual(page)
       expect(typed).toMatchObject({ total: 7, totalPages: 4, serverTime: new Date("2026-07-01T12:00:00Z"), json: JSON.stringify(page) })
-      const untyped = yield* client.list("/orders")
-      expect(untyped.items).toEqual(page)
     }))
 
-  it.effect("names the document that does not fit, as the page validator does", () =>
+  it.effect("names the document that does not fit, and what of it does not", () =>
     Effect.gen(function*() {
       const bad = [page[0], { id: 9, total: 12.3 }]
       const { client } = yield* storeClient((n) => ok(n === 1 ? bad : bad[1]))
       const error = yield* Effect.flip(client.list("/orders", {}, Item))
-      expect(error).toMatchObject({ _tag: "StoreDocumentInvalid", url: "/orders", detail: validator(Item)(bad) })
+      expect(error).toMatchObject({ _tag: "StoreDocumentInvalid", url: "/orders", detail: expect.stringMatching(/^document \(id 9\): [\s\S]*total/) })
       expect(error.message).toContain("(id 9)")
       const single = yield* Effect.flip(client.get("/orders/9", {}, Item))
-      expect(single).toMatchObject({ _tag: "StoreDocumentInvalid", url: "/orders/9", detail: validator(Item)([bad[1]]) })
+      expect(single).toMatchObject({ _tag: "StoreDocumentInvalid", url: "/orders/9", detail: expect.stringMatching(/^document \(id 9\): [\s\S]*total/) })
     }))
 
-  it.effect("gets one document, typed or as sent", () =>
+  it.effect("gets one document, typed", () =>
     Effect.gen(function*() {
       const { client } = yield* storeClient(() => ok(page[1]))
       expect(yield* client.get("/orders/2", {}, Item)).toEqual(page[1])
-      expect(yield* client.get("/orders/2")).toEqual(page[1])
     }))
 
   it.effect("retries a 503 after the server's Retry-After, logging the retry without credentials", () =>
     Effect.gen(function*() {
       const { client, calls } = yield* storeClient((n) => (n === 1 ? { status: 503, body: "", headers: { "retry-after": "7" } } : ok(page)))
-      const { result, logs } = yield* settled(client.list("/orders", { consumer_key: "ck_1", page: 2 }))
+      const { result, logs } = yield* settled(client.list("/orders", { consumer_key: "ck_1", page: 2 }, Schema.Unknown))
       expect(result).toMatchObject({ _tag: "Right" })
       expect(yield* calls).toBe(2)
       expect(logs).toEqual([
@@ -100,14 +96,14 @@ describe("store client", () => {
   it.effect("gives up after maxAttempts, saying how many attempts were made", () =>
     Effect.gen(function*() {
       const { client } = yield* storeClient(() => ({ status: 502, body: "<html><title>Bad gateway</title></html>" }))
-      const { result } = yield* settled(client.list("/orders"))
+      const { result } = yield* settled(client.list("/orders", {}, Schema.Unknown))
       expect(result).toMatchObject({ _tag: "Left", left: { _tag: "StoreRequestFailed", status: 502, attempts: 3 } })
     }))
 
   it.effect("reports a dropped connection by its system code once retries run out", () =>
     Effect.gen(function*() {
       const { client } = yield* storeClient(() => "reset")
-      const { result, logs } = yield* settled(client.get("/orders/1"))
+      const { result, logs } = yield* settled(client.get("/orders/1", {}, Schema.Unknown))
       expect(result).toMatchObject({ _tag: "Left", left: { _tag: "StoreUnreachable", reason: "ECONNRESET", attempts: 3 } })
       expect(logs[0]).toContain("store: ECONNRESET on GET https://shop.test/wp-json/wc/v3/orders/1; retrying in 500 ms (attempt 2 of 3)")
     }))
@@ -115,10 +111,10 @@ describe("store client", () => {
   it.effect("does not retry rejected credentials or a 404", () =>
     Effect.gen(function*() {
       const auth = yield* storeClient(() => ({ status: 401, body: JSON.stringify({ code: "woocommerce_rest_cannot_view", message: "no" }) }))
-      expect(yield* Effect.flip(auth.client.list("/orders"))).toMatchObject({ _tag: "StoreAuthFailed", status: 401, code: "woocommerce_rest_cannot_view" })
+      expect(yield* Effect.flip(auth.client.list("/orders", {}, Schema.Unknown))).toMatchObject({ _tag: "StoreAuthFailed", status: 401, code: "woocommerce_rest_cannot_view" })
       expect(yield* auth.calls).toBe(1)
       const gone = yield* storeClient(() => ({ status: 404, body: JSON.stringify({ code: "woocommerce_rest_shop_order_invalid_id", message: "Invalid ID." }) }))
-      expect(yield* Effect.flip(gone.client.get("/orders/5"))).toMatchObject({ _tag: "StoreRequestFailed", status: 404, attempts: 1 })
+      expect(yield* Effect.flip(gone.client.get("/orders/5", {}, Schema.Unknown))).toMatchObject({ _tag: "StoreRequestFailed", status: 404, attempts: 1 })
       expect(yield* gone.calls).toBe(1)
     }))
 })

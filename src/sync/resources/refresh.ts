@@ -2,7 +2,6 @@ import { Effect, type Schema } from "effect"
 import { type QueryParams, StoreClient } from "../../store-client/client.js"
 import { isGone } from "../../store-client/errors.js"
 import { Scopes, type ScopedDoc } from "../../warehouse/scopes.js"
-import { getOf, listOf } from "../list.js"
 
 export type Json = Readonly<Record<string, unknown>>
 
@@ -51,8 +50,8 @@ const SCOPES_PER_MERGE = 50
 const fetchListing = (spec: ResourceSpec, listing: Listing) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
-    if (listing.single) return [yield* getOf(store, listing.path, listing.params ?? {}, spec.schema)] as ReadonlyArray<Json>
-    if (!spec.paged) return (yield* listOf(store, listing.path, listing.params ?? {}, spec.schema)).items as ReadonlyArray<Json>
+    if (listing.single) return [yield* store.get(listing.path, listing.params ?? {}, spec.schema)] as ReadonlyArray<Json>
+    if (!spec.paged) return (yield* store.list(listing.path, listing.params ?? {}, spec.schema)).items as ReadonlyArray<Json>
     // A pass holds when every page saw the same X-WP-Total and that many documents came back; a row
     // created or deleted while paging shifts the others, so the list is read again (three passes at most).
     let docs: Json[] = []
@@ -60,7 +59,7 @@ const fetchListing = (spec: ResourceSpec, listing: Listing) =>
       docs = []
       const totals = new Set<number>()
       for (let page = 1; ; page++) {
-        const p = yield* listOf(store, listing.path, { ...listing.params, per_page: store.perPage, page }, spec.schema)
+        const p = yield* store.list(listing.path, { ...listing.params, per_page: store.perPage, page }, spec.schema)
         docs.push(...p.items)
         totals.add(p.total)
         if (p.items.length < store.perPage || page >= p.totalPages) break
@@ -85,7 +84,7 @@ const fetchScope = (spec: ResourceSpec, scope: string) =>
 /** The document at `path`, or undefined when the store answers 404 (the only proof that it is gone). */
 const fetchIfExists = (spec: ResourceSpec, path: string) =>
   Effect.flatMap(StoreClient, (store) =>
-    getOf(store, path, {}, spec.schema).pipe(
+    store.get(path, {}, spec.schema).pipe(
       Effect.map((doc): Json | undefined => doc as Json),
       Effect.catchIf(isGone, () => Effect.succeed(undefined))
     ))

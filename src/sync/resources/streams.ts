@@ -4,7 +4,6 @@ import { Download, ReferenceEntry, SettingGroup, TopSeller, WithId, WithSlug, Wi
 import { LiveRows } from "../../warehouse/live-rows.js"
 import { Scopes } from "../../warehouse/scopes.js"
 import type { Counts, RunContext, StreamError, StreamNeeds } from "../context.js"
-import { listOf } from "../list.js"
 import { SyncState } from "../state.js"
 import { type Json, type Listing, refreshScopes, type ResourceSpec, retireOrphans } from "./refresh.js"
 
@@ -148,7 +147,7 @@ export const liveParents = {
 export const settings: Run = () =>
   Effect.gen(function*() {
     const store = yield* StoreClient
-    const groups = (yield* listOf(store, "/settings", {}, SettingGroup)).items.map((g) => g.id)
+    const groups = (yield* store.list("/settings", {}, SettingGroup)).items.map((g) => g.id)
     const refreshed = yield* refreshScopes(spec.settings, groups)
     return counts(refreshed, yield* retireOrphans(spec.settings, groups))
   })

@@ -5,7 +5,6 @@ import { Customer } from "../../store-client/schemas.js"
 import { LiveRows } from "../../warehouse/live-rows.js"
 import { Loader } from "../../warehouse/loader.js"
 import type { Outputs, RunContext } from "../context.js"
-import { listOf } from "../list.js"
 import { SyncState } from "../state.js"
 import { existsOrNotFound } from "./orders.js"
 
@@ -68,7 +67,7 @@ const fullScan = (ctx: RunContext, output: Changed) =>
     const seen = new Set<number>()
     let rows = 0
     const scanPage = (page: number) =>
-      listOf(store, PATH, { orderby: "id", order: "asc", per_page: store.perPage, page }, Customer).pipe(
+      store.list(PATH, { orderby: "id", order: "asc", per_page: store.perPage, page }, Customer).pipe(
         Effect.tap((p) => Effect.map(loadChanged(ctx, output, p.items, p.total), (written) => { rows += written })),
         Effect.map((p) => {
           for (const c of p.items) seen.add(c.id)
@@ -94,7 +93,7 @@ const byId = (ctx: RunContext, output: Changed, customers: ReadonlySet<number>) 
     let rows = 0
     for (let i = 0; i < ids.length; i += store.perPage) {
       const chunk = ids.slice(i, i + store.perPage)
-      const p = yield* listOf(store, PATH, { include: chunk.join(","), per_page: store.perPage }, Customer)
+      const p = yield* store.list(PATH, { include: chunk.join(","), per_page: store.perPage }, Customer)
       rows += yield* loadChanged(ctx, output, p.items, ids.length)
     }
     return rows

@@ -1,4 +1,4 @@
-import { Effect, Ref } from "effect"
+import { Effect, Ref, Schema } from "effect"
 import { StoreClient } from "../../store-client/client.js"
 import { isGone } from "../../store-client/errors.js"
 import { Order } from "../../store-client/schemas.js"
@@ -15,7 +15,7 @@ const LISTINGS = [
 /** 404 on a single GET is the only proof that an order was deleted for good. */
 export const existsOrNotFound = (path: string) =>
   Effect.flatMap(StoreClient, (store) =>
-    store.get(path).pipe(
+    store.get(path, {}, Schema.Unknown).pipe(
       Effect.as(true),
       Effect.catchIf(isGone, () => Effect.succeed(false))
     ))

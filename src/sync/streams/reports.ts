@@ -4,7 +4,6 @@ import { StoreDocumentInvalid } from "../../store-client/errors.js"
 import { SalesReport } from "../../store-client/schemas.js"
 import { Loader } from "../../warehouse/loader.js"
 import type { RunContext } from "../context.js"
-import { getOf } from "../list.js"
 import { DAY, dayToSecond } from "../time.js"
 
 /** The report groups by month over ranges longer than about three months; ask for less. */
@@ -33,7 +32,7 @@ export const syncReports = (ctx: RunContext) =>
     // Spans are independent (each with its days' checkpoint): asked for together.
     const loadSpan = (span: { readonly first: string; readonly last: string }) =>
       Effect.gen(function*() {
-        const [{ totals, totals_grouped_by }] = yield* getOf(store, "/reports/sales", { date_min: span.first, date_max: span.last }, SalesReport)
+        const [{ totals, totals_grouped_by }] = yield* store.get("/reports/sales", { date_min: span.first, date_max: span.last }, SalesReport)
         if (totals_grouped_by !== "day") {
           return yield* new StoreDocumentInvalid({ url: "/reports/sales", detail: `totals grouped by ${totals_grouped_by}, expected day` })
         }
