@@ -4,20 +4,6 @@ USING store.orders o
 WHERE o.store_id = b.store_id AND o.id = b.id
   AND o.date_modified > ((b.doc->>'date_modified_gmt')::timestamp AT TIME ZONE 'UTC');
 
--- The store's report must be fetched again for the days these orders touch: their creation days
--- (before and after this change) and the days of their refunds (a status change moves those too).
-INSERT INTO sync.report_days (store_id, day)
-SELECT store_id, day FROM (
-  SELECT b.store_id, (b.doc->>'date_created')::date AS day FROM sync_batch b
-  UNION
-  SELECT o.store_id, o.created_day FROM store.orders o JOIN sync_batch b ON o.store_id = b.store_id AND o.id = b.id
-  UNION
-  SELECT r.store_id, r.created_day FROM store.refunds r JOIN sync_batch b ON r.store_id = b.store_id AND r.order_id = b.id
-) days
--- Pages load concurrently: taking the day rows in one order everywhere keeps two pages from deadlocking.
-ORDER BY day
-ON CONFLICT DO NOTHING;
-
 INSERT INTO store.orders AS o (
   store_id, id, parent_id, number, status, currency, created_via,
   date_created, date_created_local, date_modified, date_paid, date_completed,

@@ -1,14 +1,4 @@
 -- Merge the staged refunds; `parent_id` is the order (the store-wide list carries it, per-order lists get it added).
-INSERT INTO sync.report_days (store_id, day)
-SELECT store_id, day FROM (
-  SELECT b.store_id, (b.doc->>'date_created')::date AS day FROM sync_batch b
-  UNION
-  SELECT r.store_id, r.created_day FROM store.refunds r JOIN sync_batch b ON r.store_id = b.store_id AND r.id = b.id
-) days
--- Pages load concurrently: taking the day rows in one order everywhere keeps two pages from deadlocking.
-ORDER BY day
-ON CONFLICT DO NOTHING;
-
 -- jsonb_to_record reads each document once, instead of once per `d->>'field'`.
 INSERT INTO store.refunds AS r (store_id, id, order_id, date_created, date_created_local, amount, reason, refunded_by, refunded_payment, doc, synced_at, deleted_at)
 SELECT b.store_id, b.id, d.parent_id,

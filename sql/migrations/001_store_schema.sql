@@ -256,9 +256,9 @@ CREATE TABLE sync.state (
   PRIMARY KEY (store_id, stream)
 );
 
--- Store-local days whose figures changed since the store's report for them was last fetched. Written in
--- the same transaction as the rows that changed them, so a run that stops early (or leaves out the
--- reports stream) loses none of them.
+-- Store-local days whose figures changed since the store's report for them was last fetched. Written by the
+-- tables' triggers (migration 007) in the same transaction as the rows that changed them, so a run that stops
+-- early (or leaves out the reports stream) loses none of them.
 CREATE TABLE sync.report_days (
   store_id  text NOT NULL,
   day       date NOT NULL,

@@ -1,10 +1,9 @@
 import { Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { Effect } from "effect"
-import { storeSettingsConfig } from "../config/settings.js"
+import { fullPassConfig, storeSettingsConfig } from "../config/settings.js"
 import { SALES_STREAMS } from "../sync/catalogue.js"
 import { runSync } from "../sync/engine.js"
 import { DatabaseLive } from "../warehouse/database.js"
-import { childrenFullPassHours, customersFullScanHours } from "./sync-command.js"
 import { syncLayer } from "./layers.js"
 import { parseStreams, streamsOption } from "./streams-option.js"
 import { printSummary } from "./summary.js"
@@ -44,8 +43,7 @@ export const backfillCommand = Command.make(
         streams: selected,
         mode: { kind: "backfill", since, until: last },
         waitForLock: true,
-        customersFullScanHours: yield* customersFullScanHours,
-        childrenFullPassHours: yield* childrenFullPassHours
+        ...(yield* fullPassConfig)
       }).pipe(Effect.provide(syncLayer(settings)))
       if (summary !== undefined) yield* printSummary(summary)
     }).pipe(Effect.provide(DatabaseLive))

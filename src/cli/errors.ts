@@ -1,6 +1,6 @@
 import { ValidationError } from "@effect/cli"
 import { Cause, ConfigError, Effect, Option } from "effect"
-import { sqlErrorText } from "../warehouse/sql-error.js"
+import { errorText } from "../sync/errors.js"
 
 /** The variables a ConfigError is about, missing and invalid, each named once. */
 const configProblems = (e: ConfigError.ConfigError) => {
@@ -38,11 +38,7 @@ const describe = (e: unknown): string => {
     return `configuration problem: ${parts.join("; ")}. Set ${missing.length + invalid.length > 1 ? "them" : "it"} in the environment ` +
       "or in the config file (SHOPSYNC_CONFIG, default ./shopsync.env); see config/shopsync.env.example."
   }
-  const sql = sqlErrorText(e)
-  if (sql) return sql
-  if (e instanceof Error && e.message) return e.message
-  if (typeof e === "object" && e !== null && "message" in e) return String((e as { message: unknown }).message)
-  return String(e)
+  return errorText(e)
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Command, Options } from "@effect/cli"
-import { Config, Effect, Layer, Option } from "effect"
-import { storeIdConfig, storeSettingsConfig } from "../config/settings.js"
+import { Effect, Layer, Option } from "effect"
+import { fullPassConfig, storeIdConfig, storeSettingsConfig } from "../config/settings.js"
 import { marketingSettingsOption } from "../marketing-client/config.js"
 import { OutboxLive } from "../contacts/outbox.js"
 import { enqueueContacts } from "../contacts/push.js"
@@ -19,8 +19,6 @@ const noPushOption = Options.boolean("no-push").pipe(
   Options.withDescription("do not push contacts to the marketing service after the sync")
 )
 
-export const customersFullScanHours = Config.number("SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS").pipe(Config.withDefault(0))
-export const childrenFullPassHours = Config.number("SHOPSYNC_CHILDREN_FULL_PASS_HOURS").pipe(Config.withDefault(24))
 
 /**
  * After a sync: enqueue the contacts whose state changed and (unless --no-push) send them. Without the
@@ -53,8 +51,7 @@ export const syncCommand = Command.make(
         streams: selected,
         mode: { kind: "sync" },
         waitForLock: wait,
-        customersFullScanHours: yield* customersFullScanHours,
-        childrenFullPassHours: yield* childrenFullPassHours
+        ...(yield* fullPassConfig)
       }).pipe(Effect.provide(syncLayer(settings)))
       if (summary === undefined) {
         yield* Effect.logWarning("another shopsync run holds this store's lock; nothing done (use --wait to wait for it)")

@@ -63,8 +63,35 @@ export const storeSettingsConfig: Config.Config<StoreSettings> = Config.all({
   perPage: wholeNumber("STORE_PER_PAGE", 100, { min: 1, max: 100, why: "the store API's limit" }),
   settleSeconds: wholeNumber("STORE_SETTLE_SECONDS", 2, { min: 0 }),
   maxAttempts: wholeNumber("STORE_MAX_ATTEMPTS", 8, { min: 1 }),
-  requestTimeoutMs: Config.integer("STORE_REQUEST_TIMEOUT_MS").pipe(Config.withDefault(60_000)),
+  requestTimeoutMs: wholeNumber("STORE_REQUEST_TIMEOUT_MS", 60_000, { min: 1_000, max: 600_000 }),
   concurrency: wholeNumber("STORE_CONCURRENCY", 4, { min: 1, max: 16 })
+})
+
+/** Hours between two passes over everything (0: every run); fractions allowed. */
+const hours = (name: string, fallback: number) =>
+  named(name, Config.number().pipe(
+    Config.withDefault(fallback),
+    Config.validate({ message: `${name} must be a number of hours of at least 0 (0: every run)`, validation: (n) => n >= 0 })
+  ))
+
+/** How often a sync reads everything of what the API cannot signal. */
+export interface FullPassSettings {
+  /** SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS: customers have no modified filter; between scans only the customers of changed orders are read. */
+  readonly customersFullScanHours: number
+  /** SHOPSYNC_CHILDREN_FULL_PASS_HOURS: every parent's children (notes, downloads, variations, terms, zone methods). */
+  readonly childrenFullPassHours: number
+}
+
+export const fullPassConfig: Config.Config<FullPassSettings> = Config.all({
+  customersFullScanHours: hours("SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS", 0),
+  childrenFullPassHours: hours("SHOPSYNC_CHILDREN_FULL_PASS_HOURS", 24)
+})
+
+/** The embedded PostgreSQL used when DATABASE_URL is unset. */
+export const embeddedConfig = Config.all({
+  // Below Linux's ephemeral range (32768–60999), so an outgoing connection never holds the port at start.
+  port: wholeNumber("SHOPSYNC_PG_PORT", 25432, { min: 1, max: 65535 }),
+  dataDir: Config.option(Config.string("SHOPSYNC_DATA_DIR"))
 })
 
 /** DATABASE_URL, when set, names the warehouse; otherwise an embedded PostgreSQL is started. */

@@ -55,6 +55,10 @@ export class SyncState extends Context.Tag("shopsync/SyncState")<SyncState, {
   readonly fullPassDone: (stream: string, upper: number) => Effect.Effect<void, SqlError>
   /** Every stream's state for `status`; `tables` names the table whose live rows count for each stream. */
   readonly status: (tables: Readonly<Record<string, string>>) => Effect.Effect<ReadonlyArray<StreamStatus>, SqlError>
+  /** Days whose figures changed since the store's report for them was last stored, in order (noted by the tables' triggers). */
+  readonly reportDaysPending: Effect.Effect<ReadonlyArray<string>, SqlError>
+  /** The store's report for [first, last] is stored: those days are current. */
+  readonly reportDaysDone: (first: string, last: string) => Effect.Effect<void, SqlError>
   /** Forgets every stream's state (the demo starts from nothing). */
   readonly reset: Effect.Effect<void, SqlError>
 }>() {}
@@ -95,6 +99,13 @@ export const makeSyncState = (storeId: string) =>
         Effect.map(read(stream), (state) => hours <= 0 || upper - Number(state.details["lastFullPass"] ?? 0) >= hours * 3600),
       fullPassDone: (stream, upper) => checkpoint(stream, null, 0, { lastFullPass: upper }),
       status: (tables) => streamsStatus(sql, storeId, tables),
+      reportDaysPending: sql`SELECT day::text AS day FROM sync.report_days WHERE store_id = ${storeId} ORDER BY day`.pipe(
+        Effect.flatMap(Schema.decodeUnknown(Schema.Array(Schema.Struct({ day: Schema.String })))),
+        Effect.orDie,
+        Effect.map((rows) => rows.map((r) => r.day))
+      ),
+      reportDaysDone: (first, last) =>
+        sql`DELETE FROM sync.report_days WHERE store_id = ${storeId} AND day BETWEEN ${first}::date AND ${last}::date`.pipe(Effect.asVoid),
       reset: sql`DELETE FROM sync.state WHERE store_id = ${storeId}`.pipe(Effect.asVoid)
     })
   })

@@ -1,7 +1,7 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Config, Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
 import pg from "pg"
-import { databaseUrlConfig } from "../config/settings.js"
+import { databaseUrlConfig, embeddedConfig } from "../config/settings.js"
 import { defaultDataDir, embeddedPostgres } from "./embedded.js"
 
 /**
@@ -39,11 +39,8 @@ const ensureDatabase = (server: { port: number; user: string; password: string }
 /** The embedded server's URL for `database`, started for the scope's lifetime. */
 const embeddedDatabaseUrl = (database: string) =>
   Effect.gen(function*() {
-    // Below Linux's ephemeral range (32768–60999), so an outgoing connection never holds the port at start.
-    const port = yield* Config.integer("SHOPSYNC_PG_PORT").pipe(Config.withDefault(25432))
-    // From the environment or the config file, like every other setting.
-    const root = yield* Config.string("SHOPSYNC_DATA_DIR").pipe(Config.option)
-    const server = yield* embeddedPostgres({ dataDir: defaultDataDir("postgres", Option.getOrUndefined(root)), port })
+    const { port, dataDir } = yield* embeddedConfig
+    const server = yield* embeddedPostgres({ dataDir: defaultDataDir("postgres", Option.getOrUndefined(dataDir)), port })
     yield* ensureDatabase(server, database)
     yield* Effect.logInfo(
       `warehouse: embedded PostgreSQL in ${server.dataDir} on port ${server.port}` +

@@ -17,8 +17,8 @@ const Count = Schema.Array(Schema.Struct({ n: Schema.Number }))
 
 /**
  * The rows one store still has in `store.*` (deleted_at IS NULL), and marking the ones the store no longer has.
- * Nothing is ever removed: a deleted row keeps its data with the time it was found gone. An order or refund
- * marked deleted has the store's report fetched again for the days it counted on.
+ * Nothing is ever removed: a deleted row keeps its data with the time it was found gone (the tables' triggers
+ * note the days it counted on, for the daily sums and the store's report).
  */
 export class LiveRows extends Context.Tag("shopsync/LiveRows")<LiveRows, {
   /** The epoch second of the earliest live row, by the table's listing date; null when there is none. */
@@ -72,31 +72,9 @@ export const makeLiveRows = (storeId: string) =>
     })
   })
 
-/** Marks rows gone; orders and refunds also note the days they counted on, for the store's report to be read again. */
-const markDeleted = (sql: SqlClient.SqlClient, storeId: string, table: DatedTable | "customers", ids: ReadonlyArray<number>) => {
-  switch (table) {
-    case "orders":
-      return sql`
-        WITH marked AS (
-          UPDATE store.orders SET deleted_at = now() WHERE store_id = ${storeId} AND id = ANY(${ids}::bigint[]) AND deleted_at IS NULL
-          RETURNING store_id, id, created_day)
-        INSERT INTO sync.report_days (store_id, day)
-        SELECT store_id, created_day FROM marked
-        UNION
-        SELECT r.store_id, r.created_day FROM store.refunds r JOIN marked m ON r.store_id = m.store_id AND r.order_id = m.id
-        ON CONFLICT DO NOTHING`.pipe(Effect.asVoid)
-    case "refunds":
-      return sql`
-        WITH marked AS (
-          UPDATE store.refunds SET deleted_at = now() WHERE store_id = ${storeId} AND id = ANY(${ids}::bigint[]) AND deleted_at IS NULL
-          RETURNING store_id, created_day)
-        INSERT INTO sync.report_days (store_id, day) SELECT DISTINCT store_id, created_day FROM marked
-        ON CONFLICT DO NOTHING`.pipe(Effect.asVoid)
-    default:
-      return sql`UPDATE ${sql(`store.${table}`)} SET deleted_at = now()
-                 WHERE store_id = ${storeId} AND id = ANY(${ids}::bigint[]) AND deleted_at IS NULL`.pipe(Effect.asVoid)
-  }
-}
+const markDeleted = (sql: SqlClient.SqlClient, storeId: string, table: DatedTable | "customers", ids: ReadonlyArray<number>) =>
+  sql`UPDATE ${sql(`store.${table}`)} SET deleted_at = now()
+      WHERE store_id = ${storeId} AND id = ANY(${ids}::bigint[]) AND deleted_at IS NULL`.pipe(Effect.asVoid)
 
 const markMissingChildren = (
   sql: SqlClient.SqlClient,
@@ -105,16 +83,8 @@ const markMissingChildren = (
   parentId: number,
   present: ReadonlyArray<number>
 ) =>
-  table === "refunds"
-    ? sql`
-        WITH marked AS (
-          UPDATE store.refunds SET deleted_at = now()
-          WHERE store_id = ${storeId} AND order_id = ${parentId} AND deleted_at IS NULL AND NOT (id = ANY(${present}::bigint[]))
-          RETURNING store_id, created_day)
-        INSERT INTO sync.report_days (store_id, day) SELECT DISTINCT store_id, created_day FROM marked
-        ON CONFLICT DO NOTHING`.pipe(Effect.asVoid)
-    : sql`UPDATE store.product_variations SET deleted_at = now()
-          WHERE store_id = ${storeId} AND product_id = ${parentId} AND deleted_at IS NULL AND NOT (id = ANY(${present}::bigint[]))`.pipe(
-      Effect.asVoid)
+  sql`UPDATE ${sql(`store.${table}`)} SET deleted_at = now()
+      WHERE store_id = ${storeId} AND ${sql(table === "refunds" ? "order_id" : "product_id")} = ${parentId} AND deleted_at IS NULL
+        AND NOT (id = ANY(${present}::bigint[]))`.pipe(Effect.asVoid)
 
 export const LiveRowsLive = (storeId: string) => Layer.effect(LiveRows, makeLiveRows(storeId))

@@ -23,7 +23,6 @@ export interface ReportDay {
 }
 
 const Hash = Schema.Struct({ id: Schema.NumberFromString, doc_hash: Schema.String })
-const Day = Schema.Struct({ day: Schema.String })
 
 /**
  * Writes one store's documents into `store.*`: a page is staged in a temp table and merged by its kind's
@@ -33,10 +32,8 @@ export class Loader extends Context.Tag("shopsync/Loader")<Loader, {
   readonly load: (page: StagedPage) => Effect.Effect<void, SqlError>
   /** The stored document hashes of the live customers among `ids`. */
   readonly customerHashes: (ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyMap<number, string>, SqlError>
-  /** Days whose figures changed since the store's report for them was last stored, in order. */
-  readonly reportDaysPending: Effect.Effect<ReadonlyArray<string>, SqlError>
-  /** Stores the report's days and marks the span [first, last] fetched, in one transaction. */
-  readonly loadSalesReport: (days: ReadonlyArray<ReportDay>, first: string, last: string) => Effect.Effect<void, SqlError>
+  /** Stores days of the store's own sales report. */
+  readonly loadSalesReport: (days: ReadonlyArray<ReportDay>) => Effect.Effect<void, SqlError>
   /** Stores the daily sums of the days written since they were last stored (analytics.daily_totals). */
   readonly storeDailyTotals: Effect.Effect<void, SqlError>
   /** Empties the store's sales tables (the demo starts from nothing). */
@@ -80,9 +77,8 @@ export const makeLoader = (storeId: string) =>
         Effect.map((rows) => new Map(rows.map((r) => [r.id, r.doc_hash])))
       )
 
-    const loadSalesReport = (days: ReadonlyArray<ReportDay>, first: string, last: string) =>
-      sql.withTransaction(Effect.zipRight(
-        sql`
+    const loadSalesReport = (days: ReadonlyArray<ReportDay>) =>
+      sql`
           INSERT INTO store.sales_report_daily AS r (store_id, day, sales, orders, items, tax, shipping, discount, customers, refunds, fetched_at)
           SELECT ${storeId}, x.day, x.sales, x.orders, x.items, x.tax, x.shipping, x.discount, x.customers, x.refunds, now()
           FROM jsonb_to_recordset(${JSON.stringify(days)}::jsonb) AS x(day date, sales numeric, orders integer, items integer, tax numeric,
@@ -90,18 +86,11 @@ export const makeLoader = (storeId: string) =>
           ON CONFLICT (store_id, day) DO UPDATE SET
             sales = EXCLUDED.sales, orders = EXCLUDED.orders, items = EXCLUDED.items, tax = EXCLUDED.tax,
             shipping = EXCLUDED.shipping, discount = EXCLUDED.discount, customers = EXCLUDED.customers,
-            refunds = EXCLUDED.refunds, fetched_at = EXCLUDED.fetched_at`,
-        sql`DELETE FROM sync.report_days WHERE store_id = ${storeId} AND day BETWEEN ${first}::date AND ${last}::date`
-      ))
+            refunds = EXCLUDED.refunds, fetched_at = EXCLUDED.fetched_at`.pipe(Effect.asVoid)
 
     return Loader.of({
       load,
       customerHashes,
-      reportDaysPending: sql`SELECT day::text AS day FROM sync.report_days WHERE store_id = ${storeId} ORDER BY day`.pipe(
-        Effect.flatMap(Schema.decodeUnknown(Schema.Array(Day))),
-        Effect.orDie,
-        Effect.map((rows) => rows.map((r) => r.day))
-      ),
       loadSalesReport,
       storeDailyTotals: sql`SELECT analytics.refresh_daily_totals(${storeId})`.pipe(Effect.asVoid),
       reset: sql.unsafe(sqlFile("load/reset"), [storeId]).pipe(Effect.asVoid)

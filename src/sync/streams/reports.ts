@@ -1,9 +1,11 @@
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
 import { StoreClient } from "../../store-client/client.js"
 import { StoreDocumentInvalid } from "../../store-client/errors.js"
 import { SalesReport } from "../../store-client/schemas.js"
 import { Loader } from "../../warehouse/loader.js"
 import type { RunContext } from "../context.js"
+import { SyncState } from "../state.js"
 import { DAY, dayToSecond } from "../time.js"
 
 /** The report groups by month over ranges longer than about three months; ask for less. */
@@ -22,13 +24,13 @@ export const spans = (days: ReadonlyArray<string>): Array<{ first: string; last:
 
 /**
  * The store's own /reports/sales by day, for every day the warehouse changed since it was last fetched
- * (sync.report_days, written with the rows that changed them), kept beside the warehouse's figures.
+ * (noted by the tables' triggers with the rows that changed them), kept beside the warehouse's figures.
  */
 export const syncReports = (ctx: RunContext) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
-    const loader = yield* Loader
-    const pending = yield* loader.reportDaysPending
+    const [sql, loader, state] = yield* Effect.all([SqlClient.SqlClient, Loader, SyncState])
+    const pending = yield* state.reportDaysPending
     // Spans are independent (each with its days' checkpoint): asked for together.
     const loadSpan = (span: { readonly first: string; readonly last: string }) =>
       Effect.gen(function*() {
@@ -37,7 +39,7 @@ export const syncReports = (ctx: RunContext) =>
           return yield* new StoreDocumentInvalid({ url: "/reports/sales", detail: `totals grouped by ${totals_grouped_by}, expected day` })
         }
         const days = Object.entries(totals).map(([day, t]) => ({ day, ...t }))
-        yield* loader.loadSalesReport(days, span.first, span.last)
+        yield* sql.withTransaction(Effect.zipRight(loader.loadSalesReport(days), state.reportDaysDone(span.first, span.last)))
         yield* ctx.progress.page("reports", days.length, pending.length)
         return days.length
       })
