@@ -19,9 +19,9 @@ export class StoreClient extends Context.Tag("shopsync/StoreClient")<StoreClient
    * GET a list endpoint, each item decoded with `schema`, every field kept (the warehouse stores documents whole);
    * one that does not fit fails with StoreDocumentInvalid. 404 is an error like any other.
    */
-  readonly list: <A, I>(path: string, params: QueryParams, schema: Schema.Schema<A, I>) => Effect.Effect<Page<A>, StoreError>
+  readonly list: <A>(path: string, params: QueryParams, schema: Schema.Schema<A>) => Effect.Effect<Page<A>, StoreError>
   /** GET one resource (or a report), decoded with `schema`, every field kept. */
-  readonly get: <A, I>(path: string, params: QueryParams, schema: Schema.Schema<A, I>) => Effect.Effect<A, StoreError>
+  readonly get: <A>(path: string, params: QueryParams, schema: Schema.Schema<A>) => Effect.Effect<A, StoreError>
   /** Requests sent so far (retries included), for summaries and benchmarks. */
   readonly requestCount: Effect.Effect<number>
 }>() {}
@@ -30,7 +30,7 @@ export const makeStoreClient = (settings: StoreSettings, policy: RetryPolicy) =>
   Effect.gen(function*() {
     const { getJson, requestCount } = yield* makeGetJson(settings, policy)
 
-    const list = <A, I>(path: string, params: QueryParams, schema: Schema.Schema<A, I>) => {
+    const list = <A>(path: string, params: QueryParams, schema: Schema.Schema<A>) => {
       const decode = decodeDocuments(schema, path)
       return getJson(path, params).pipe(
         Effect.flatMap((answer) => toPage(answer, safeUrl(settings.apiUrl + path))),
@@ -38,7 +38,7 @@ export const makeStoreClient = (settings: StoreSettings, policy: RetryPolicy) =>
       )
     }
 
-    const get = <A, I>(path: string, params: QueryParams, schema: Schema.Schema<A, I>) => {
+    const get = <A>(path: string, params: QueryParams, schema: Schema.Schema<A>) => {
       const decode = decodeDocuments(schema, path)
       return Effect.flatMap(getJson(path, params), (answer) => Effect.map(decode([answer.body]), ([decoded]) => decoded!))
     }

@@ -43,7 +43,7 @@ export const toPage = (answer: Answer, shown: string): Effect.Effect<Page, Store
 }
 
 /** Every document decoded with `schema`, or the first that does not fit, named with the URL path it came from. */
-export const decodeDocuments = <A, I>(schema: Schema.Schema<A, I>, path: string) => {
+export const decodeDocuments = <A>(schema: Schema.Schema<A>, path: string) => {
   const decode = documentDecoder(schema)
   return (docs: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<A>, StoreDocumentInvalid> => {
     const decoded: A[] = []
