@@ -5,7 +5,7 @@ import { marketingSettingsOption } from "../marketing-client/config.js"
 import { OutboxLive } from "../contacts/outbox.js"
 import { enqueueContacts } from "../contacts/push.js"
 import { DatabaseLive } from "../warehouse/database.js"
-import { STREAMS } from "../sync/catalogue.js"
+import { CATALOGUE, STREAMS } from "../sync/catalogue.js"
 import { runSync } from "../sync/engine.js"
 import { syncLayer } from "./layers.js"
 import { reportPush, runPush } from "./push-command.js"
@@ -18,7 +18,6 @@ const waitOption = Options.boolean("wait").pipe(
 const noPushOption = Options.boolean("no-push").pipe(
   Options.withDescription("do not push contacts to the marketing service after the sync")
 )
-
 
 /**
  * After a sync: enqueue the contacts whose state changed and (unless --no-push) send them. Without the
@@ -65,7 +64,7 @@ export const syncCommand = Command.make(
     "Incremental sync: pages each stream from its cursor (modified_after, dates_are_gmt) up to the store's clock " +
       "minus STORE_SETTLE_SECONDS, loads every page with its checkpoint in one transaction, marks deletions, " +
       "and refreshes the store's sales report for the days that changed; then refreshes the store's other resources " +
-      "(notes, downloads, taxes, reviews, catalogue terms, shipping, settings, reference data, tools, webhooks, reports), " +
+      `(${STREAMS.filter((name) => !CATALOGUE[name].sales).join(", ")}), ` +
       "children for the parents that changed and all of them every SHOPSYNC_CHILDREN_FULL_PASS_HOURS (default 24). " +
       "`status` shows each stream's strategy. Exits at once if another run holds the lock."
   )

@@ -43,13 +43,6 @@ export interface Outputs {
 }
 export type Producer = keyof Outputs
 
-export const emptyOutputs = (): { [K in Producer]: Outputs[K] } => ({
-  orders: { changed: new Set(), customers: new Set() },
-  customers: { changed: new Set() },
-  product_attributes: { changed: [] },
-  shipping_zones: { changed: [] }
-})
-
 /** How a stream meets the others: its own output (written by it alone), and the others' (each once its producer has ended). */
 export interface StreamIO {
   readonly outputs: { readonly [K in Producer]: Ref.Ref<Outputs[K]> }

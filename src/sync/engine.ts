@@ -5,7 +5,7 @@ import { Loader, LoaderLive } from "../warehouse/loader.js"
 import { migrate } from "../warehouse/migrate.js"
 import { ScopesLive } from "../warehouse/scopes.js"
 import { CATALOGUE, STREAMS, type StreamName } from "./catalogue.js"
-import { emptyOutputs, type ProgressSink, type RunContext, type RunMode, type StreamIO } from "./context.js"
+import type { Outputs, ProgressSink, RunContext, RunMode, StreamIO } from "./context.js"
 import { errorText, SyncFailed } from "./errors.js"
 import { acquireRunLock } from "./lock.js"
 import { Runs, RunsLive } from "./runs.js"
@@ -57,6 +57,28 @@ const storeDailyTotals = Effect.flatMap(Loader, (loader) => loader.storeDailyTot
   Effect.catchAll((e) => Effect.logWarning(`daily totals not stored (the views compute them meanwhile): ${errorText(e)}`))
 )
 
+type Ended = Readonly<Record<StreamName, Deferred.Deferred<void>>>
+
+/** Each output starts empty, is written by its stream alone, and is read by the others once that stream has ended. */
+const streamIO = (ended: Ended) =>
+  Effect.gen(function*() {
+    const outputs = {
+      orders: yield* Ref.make<Outputs["orders"]>({ changed: new Set(), customers: new Set() }),
+      customers: yield* Ref.make<Outputs["customers"]>({ changed: new Set() }),
+      product_attributes: yield* Ref.make<Outputs["product_attributes"]>({ changed: [] }),
+      shipping_zones: yield* Ref.make<Outputs["shipping_zones"]>({ changed: [] })
+    }
+    return {
+      outputs,
+      inputs: {
+        orders: Effect.zipRight(Deferred.await(ended.orders), Ref.get(outputs.orders)),
+        customers: Effect.zipRight(Deferred.await(ended.customers), Ref.get(outputs.customers)),
+        product_attributes: Effect.zipRight(Deferred.await(ended.product_attributes), Ref.get(outputs.product_attributes)),
+        shipping_zones: Effect.zipRight(Deferred.await(ended.shipping_zones), Ref.get(outputs.shipping_zones))
+      }
+    } satisfies StreamIO
+  })
+
 /**
  * Runs the selected streams of the catalogue, each once every stream it runs after has ended (or is not
  * selected); the store's other resources share STORE_CONCURRENCY slots. A stream reads another's output
@@ -68,33 +90,15 @@ const runStreams = (ctx: RunContext, selected: ReadonlyArray<StreamName>, addRow
     const state = yield* SyncState
     const progress = yield* Progress
     const slots = yield* Effect.makeSemaphore(store.concurrency)
-    const ended = Object.fromEntries(yield* Effect.forEach(STREAMS, (name) => Effect.map(Deferred.make<void>(), (d) => [name, d] as const))) as Record<StreamName, Deferred.Deferred<void>>
-    const initial = emptyOutputs()
-    const outputs = {
-      orders: yield* Ref.make(initial.orders),
-      customers: yield* Ref.make(initial.customers),
-      product_attributes: yield* Ref.make(initial.product_attributes),
-      shipping_zones: yield* Ref.make(initial.shipping_zones)
-    }
-    const io: StreamIO = {
-      outputs,
-      inputs: {
-        orders: Effect.zipRight(Deferred.await(ended.orders), Ref.get(outputs.orders)),
-        customers: Effect.zipRight(Deferred.await(ended.customers), Ref.get(outputs.customers)),
-        product_attributes: Effect.zipRight(Deferred.await(ended.product_attributes), Ref.get(outputs.product_attributes)),
-        shipping_zones: Effect.zipRight(Deferred.await(ended.shipping_zones), Ref.get(outputs.shipping_zones))
-      }
-    }
+    const ended = Object.fromEntries(yield* Effect.forEach(STREAMS, (name) => Effect.map(Deferred.make<void>(), (d) => [name, d] as const))) as Ended
     for (const name of STREAMS) if (!selected.includes(name)) yield* Deferred.succeed(ended[name], undefined)
+    const io = yield* streamIO(ended)
 
     const runOne = (name: StreamName) =>
       Effect.gen(function*() {
-        const definition = CATALOGUE[name]
-        yield* Effect.forEach(definition.after, (before) => Deferred.await(ended[before]), { discard: true })
         const t0 = Date.now()
         yield* state.started(name, ctx.runId)
-        const body = definition.run(ctx, io)
-        const outcome = yield* Effect.either(definition.sales ? body : slots.withPermits(1)(body))
+        const outcome = yield* Effect.either(CATALOGUE[name].run(ctx, io))
         const error = Either.isLeft(outcome) ? errorText(outcome.left) : undefined
         const counts = Either.isRight(outcome) ? outcome.right : { rows: 0, deleted: 0 }
         yield* state.finished(name, counts.rows, error ?? null)
@@ -102,9 +106,15 @@ const runStreams = (ctx: RunContext, selected: ReadonlyArray<StreamName>, addRow
         const result: StreamResult = { stream: name, ...counts, seconds: (Date.now() - t0) / 1000, ...(error ? { error } : {}) }
         yield* progress.streamDone(result)
         return result
-      }).pipe(Effect.ensuring(Deferred.succeed(ended[name], undefined)))
+      })
+    // A stream starts once those it runs after have ended; the other resources then wait for a slot too.
+    const schedule = (name: StreamName) =>
+      Effect.forEach(CATALOGUE[name].after, (before) => Deferred.await(ended[before]), { discard: true }).pipe(
+        Effect.zipRight(CATALOGUE[name].sales ? runOne(name) : slots.withPermits(1)(runOne(name))),
+        Effect.ensuring(Deferred.succeed(ended[name], undefined))
+      )
 
-    return yield* Effect.forEach(STREAMS.filter((name) => selected.includes(name)), runOne, { concurrency: "unbounded" })
+    return yield* Effect.forEach(STREAMS.filter((name) => selected.includes(name)), schedule, { concurrency: "unbounded" })
   })
 
 /**

@@ -90,31 +90,39 @@ const fetchIfExists = (spec: ResourceSpec, path: string) =>
     ))
 
 /**
+ * Every document of a batch of scopes. With paging a row can shift past the reader while the store changes,
+ * so a live key the lists did not show is asked for on its own: only its 404 lets the merge mark it deleted.
+ */
+const fetchBatch = (spec: ResourceSpec, batch: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const store = yield* StoreClient
+    const fetched = (yield* Effect.forEach(batch, (scope) => fetchScope(spec, scope), { concurrency: store.concurrency })).flat()
+    const item = spec.item
+    if (!item) return fetched
+    const seen = new Set(fetched.map((d) => `${d.scope}\u0000${d.key}`))
+    const live = yield* Effect.flatMap(Scopes, (scopes) => scopes.keys(spec.table, batch))
+    const unseen = live.filter((r) => !seen.has(`${r.scope}\u0000${r.key}`))
+    const found = yield* Effect.forEach(unseen, (r) =>
+      fetchIfExists(spec, item(r.scope, r.key)).pipe(Effect.map((doc) => (doc === undefined ? [] : [{ scope: r.scope, key: r.key, doc }]))), {
+      concurrency: store.concurrency
+    })
+    return [...fetched, ...found.flat()]
+  })
+
+/**
  * Refreshes `scopes` of a resource: each is fetched whole, then merged in one transaction per batch of
  * scopes, so that new and changed documents are written, unchanged ones left alone, and the ones a scope
- * no longer lists marked deleted. With paging a row can shift past the reader while the store changes,
- * so before anything is marked deleted its own GET must answer 404.
+ * no longer lists marked deleted.
  */
 export const refreshScopes = (spec: ResourceSpec, scopes: ReadonlyArray<string>) =>
   Effect.gen(function*() {
-    const store = yield* StoreClient
-    const scopes_ = yield* Scopes
+    const warehouse = yield* Scopes
     let written = 0
     let deleted = 0
     const changed: string[] = []
     for (let i = 0; i < scopes.length; i += SCOPES_PER_MERGE) {
       const batch = scopes.slice(i, i + SCOPES_PER_MERGE)
-      const fetched = (yield* Effect.forEach(batch, (scope) => fetchScope(spec, scope), { concurrency: store.concurrency })).flat()
-      if (spec.item) {
-        const item = spec.item
-        const seen = new Set(fetched.map((d) => `${d.scope}\u0000${d.key}`))
-        const live = yield* scopes_.keys(spec.table, batch)
-        const unseen = live.filter((r) => !seen.has(`${r.scope}\u0000${r.key}`))
-        const found = yield* Effect.forEach(unseen, (r) =>
-          fetchIfExists(spec, item(r.scope, r.key)).pipe(Effect.map((doc) => (doc === undefined ? [] : [{ scope: r.scope, key: r.key, doc }]))), { concurrency: store.concurrency })
-        fetched.push(...found.flat())
-      }
-      const changes = yield* scopes_.merge(spec.table, batch, fetched)
+      const changes = yield* warehouse.merge(spec.table, batch, yield* fetchBatch(spec, batch))
       for (const c of changes) {
         if (c.change === "deleted") deleted++
         else {
