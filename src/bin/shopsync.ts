@@ -3,7 +3,7 @@ import * as v8 from "node:v8"
 import { Command } from "@effect/cli"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Cause, Effect, Exit, Layer, Logger, LogLevel } from "effect"
+import { Cause, Effect, Exit, Layer, Logger, LogLevel, Option } from "effect"
 import { backfillCommand } from "../cli/backfill-command.js"
 import { demoCommand } from "../cli/demo-command.js"
 import { reportFailure } from "../cli/errors.js"
@@ -50,6 +50,18 @@ const logger = Logger.replace(
     : Logger.withConsoleError(Logger.jsonLogger)
 )
 
+/**
+ * 0 done; 2 some streams of a sync or backfill failed (the others ran, and the contact push); 1 any other failure;
+ * stopped by a signal, 128 + its number, as a shell reports it, so cron, systemd and Kubernetes do not count an
+ * interrupted sync as a success.
+ */
+const exitCode = (exit: Exit.Exit<unknown, unknown>): number => {
+  if (Exit.isSuccess(exit)) return 0
+  if (Cause.isInterruptedOnly(exit.cause)) return 128 + signalNumber
+  const failure = Cause.failureOption(exit.cause)
+  return Option.isSome(failure) && (failure.value as { _tag?: string })._tag === "SyncFailed" ? 2 : 1
+}
+
 leaveSignalsToRuntime()
 let signalNumber = os.constants.signals.SIGINT
 process.once("SIGTERM", () => {
@@ -68,8 +80,6 @@ reportFailure(
   NodeRuntime.runMain({
     disableErrorReporting: true,
     disablePrettyLogger: true,
-    // Stopped by a signal, the process exits 128 + its number, as a shell reports it, so cron, systemd and
-    // Kubernetes do not count an interrupted sync as a success.
-    teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) ? 0 : Cause.isInterruptedOnly(exit.cause) ? 128 + signalNumber : 1)
+    teardown: (exit, onExit) => onExit(exitCode(exit))
   })
 )

@@ -1,5 +1,5 @@
 import { Command, HelpDoc, Options, ValidationError } from "@effect/cli"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { fullPassConfig, storeSettingsConfig } from "../config/settings.js"
 import { SALES_STREAMS } from "../sync/catalogue.js"
 import { runSync } from "../sync/engine.js"
@@ -43,14 +43,20 @@ export const backfillCommand = Command.make(
         streams: selected,
         mode: { kind: "backfill", since, until: last },
         waitForLock: true,
+        named: Option.isSome(streams),
         ...(yield* fullPassConfig)
-      }).pipe(Effect.provide(syncLayer(settings)))
+      }).pipe(
+        Effect.provide(syncLayer(settings)),
+        Effect.catchTag("SyncFailed", (failed) => Effect.zipRight(printSummary(failed.summary), Effect.fail(failed)))
+      )
       if (summary !== undefined) yield* printSummary(summary)
     }).pipe(Effect.provide(DatabaseLive))
 ).pipe(
   Command.withDescription(
     "Re-reads everything created between --since and --until (store-local days) and loads it, without moving " +
       "the incremental cursors: for a first load of history or to repair a period. By default the sales streams; " +
-      "other streams named with --streams are refreshed whole. Waits for a running sync to finish."
+      "other streams named with --streams are refreshed whole. Waits for a running sync to finish. " +
+      "Exit codes: 0 done; 2 some streams failed (the others ran); 1 the run could not start or failed as a whole; " +
+      "130/143 stopped by SIGINT/SIGTERM."
   )
 )

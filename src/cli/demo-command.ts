@@ -72,7 +72,10 @@ export const demoCommand = Command.make("demo", { orders, seed }, (o) =>
     }
     // The demo store starts empty each time, so its figures are those of this simulator alone.
     yield* resetStore
-    const summary = yield* runSync({ streams: STREAMS, mode: { kind: "sync" }, waitForLock: true, customersFullScanHours: 0, childrenFullPassHours: 0 }).pipe(
+    const summary = yield* runSync({
+      streams: STREAMS, mode: { kind: "sync" }, waitForLock: true, named: false,
+      customersFullScanHours: 0, childrenFullPassHours: 0, unavailableRecheckHours: 0
+    }).pipe(
       Effect.provide(Layer.mergeAll(StoreClientLive(settings).pipe(Layer.provide(NodeHttpClient.layerUndici)), ProgressLive(100)))
     )
     if (summary) yield* printSummary(summary)

@@ -46,12 +46,19 @@ export const syncCommand = Command.make(
     Effect.gen(function*() {
       const selected = yield* parseStreams(streams, STREAMS)
       const settings = yield* storeSettingsConfig
+      // A stream that failed stops neither the others nor the push, which works on what the warehouse holds;
+      // the command still fails afterwards (exit code 2), naming the streams.
       const summary = yield* runSync({
         streams: selected,
         mode: { kind: "sync" },
         waitForLock: wait,
+        named: Option.isSome(streams),
         ...(yield* fullPassConfig)
-      }).pipe(Effect.provide(syncLayer(settings)))
+      }).pipe(
+        Effect.provide(syncLayer(settings)),
+        Effect.catchTag("SyncFailed", (failed) =>
+          printSummary(failed.summary).pipe(Effect.zipRight(marketingPush(noPush)), Effect.zipRight(Effect.fail(failed))))
+      )
       if (summary === undefined) {
         yield* Effect.logWarning("another shopsync run holds this store's lock; nothing done (use --wait to wait for it)")
         return
@@ -66,6 +73,10 @@ export const syncCommand = Command.make(
       "and refreshes the store's sales report for the days that changed; then refreshes the store's other resources " +
       `(${STREAMS.filter((name) => !CATALOGUE[name].sales).join(", ")}), ` +
       "children for the parents that changed and all of them every SHOPSYNC_CHILDREN_FULL_PASS_HOURS (default 24). " +
-      "`status` shows each stream's strategy. Exits at once if another run holds the lock."
+      "A stream the store does not serve (404 rest_no_route) or will not let this key read (401/403) is skipped with a " +
+      "warning and tried again after SHOPSYNC_UNAVAILABLE_RECHECK_HOURS (default 24), or at once when named with --streams " +
+      "(then it fails the run). `status` shows each stream's strategy. Exits at once if another run holds the lock. " +
+      "Exit codes: 0 done; 2 some streams failed (the others and the contact push ran); 1 the run could not start or " +
+      "failed as a whole; 130/143 stopped by SIGINT/SIGTERM (the next run resumes)."
   )
 )

@@ -74,17 +74,20 @@ const hours = (name: string, fallback: number) =>
     Config.validate({ message: `${name} must be a number of hours of at least 0 (0: every run)`, validation: (n) => n >= 0 })
   ))
 
-/** How often a sync reads everything of what the API cannot signal. */
+/** How often a sync reads everything of what the API cannot signal, and tries again what the store did not serve. */
 export interface FullPassSettings {
   /** SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS: customers have no modified filter; between scans only the customers of changed orders are read. */
   readonly customersFullScanHours: number
   /** SHOPSYNC_CHILDREN_FULL_PASS_HOURS: every parent's children (notes, downloads, variations, terms, zone methods). */
   readonly childrenFullPassHours: number
+  /** SHOPSYNC_UNAVAILABLE_RECHECK_HOURS: a stream the store does not serve is tried again after this long. */
+  readonly unavailableRecheckHours: number
 }
 
 export const fullPassConfig: Config.Config<FullPassSettings> = Config.all({
   customersFullScanHours: hours("SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS", 0),
-  childrenFullPassHours: hours("SHOPSYNC_CHILDREN_FULL_PASS_HOURS", 24)
+  childrenFullPassHours: hours("SHOPSYNC_CHILDREN_FULL_PASS_HOURS", 24),
+  unavailableRecheckHours: hours("SHOPSYNC_UNAVAILABLE_RECHECK_HOURS", 24)
 })
 
 /** The embedded PostgreSQL used when DATABASE_URL is unset. */

@@ -1,4 +1,4 @@
-import { Context, Deferred, Effect, Either, Layer, Ref, Schema } from "effect"
+import { Context, Deferred, Effect, Either, Layer, Option, Ref, Schema } from "effect"
 import { StoreClient } from "../store-client/client.js"
 import { LiveRowsLive } from "../warehouse/live-rows.js"
 import { Loader, LoaderLive } from "../warehouse/loader.js"
@@ -6,25 +6,12 @@ import { migrate } from "../warehouse/migrate.js"
 import { ScopesLive } from "../warehouse/scopes.js"
 import { CATALOGUE, STREAMS, type StreamName } from "./catalogue.js"
 import type { Outputs, ProgressSink, RunContext, RunMode, StreamIO } from "./context.js"
-import { errorText, SyncFailed } from "./errors.js"
+import { errorText, type RunSummary, type StreamResult, SyncFailed, unavailableReason } from "./errors.js"
 import { acquireRunLock } from "./lock.js"
 import { Runs, RunsLive } from "./runs.js"
 import { SyncState, SyncStateLive } from "./state.js"
 
-export interface StreamResult {
-  readonly stream: StreamName
-  readonly rows: number
-  readonly deleted: number
-  readonly seconds: number
-  readonly error?: string
-}
-
-export interface RunSummary {
-  readonly runId: number
-  readonly streams: ReadonlyArray<StreamResult>
-  readonly requests: number
-  readonly seconds: number
-}
+export type { RunSummary, StreamResult } from "./errors.js"
 
 /** How progress is shown: a live display on a terminal, one log line per stream otherwise. */
 export class Progress extends Context.Tag("shopsync/Progress")<Progress, ProgressSink & {
@@ -35,9 +22,13 @@ export interface SyncRequest {
   readonly streams: ReadonlyArray<StreamName>
   readonly mode: RunMode
   readonly waitForLock: boolean
+  /** The user named the streams (--streams): one the store does not serve fails the run instead of being skipped. */
+  readonly named: boolean
   readonly customersFullScanHours: number
   /** Hours between full passes over every parent of a child stream (variations, notes, terms, …); 0: every run. */
   readonly childrenFullPassHours: number
+  /** Hours before a stream found unavailable is tried again. */
+  readonly unavailableRecheckHours: number
 }
 
 /** The warehouse as one store's run sees it. */
@@ -84,26 +75,30 @@ const streamIO = (ended: Ended) =>
  * selected); the store's other resources share STORE_CONCURRENCY slots. A stream reads another's output
  * once that one has ended; a failing stream does not stop the others.
  */
-const runStreams = (ctx: RunContext, selected: ReadonlyArray<StreamName>, addRows: (n: number) => Effect.Effect<void>) =>
+const runStreams = (ctx: RunContext, request: SyncRequest, addRows: (n: number) => Effect.Effect<void>) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
     const state = yield* SyncState
     const progress = yield* Progress
     const slots = yield* Effect.makeSemaphore(store.concurrency)
     const ended = Object.fromEntries(yield* Effect.forEach(STREAMS, (name) => Effect.map(Deferred.make<void>(), (d) => [name, d] as const))) as Ended
+    const selected = request.streams
     for (const name of STREAMS) if (!selected.includes(name)) yield* Deferred.succeed(ended[name], undefined)
     const io = yield* streamIO(ended)
 
     const runOne = (name: StreamName) =>
       Effect.gen(function*() {
+        const skipped = yield* skipUnavailable(ctx, request, name)
+        if (skipped) return skipped
         const t0 = Date.now()
         yield* state.started(name, ctx.runId)
         const outcome = yield* Effect.either(CATALOGUE[name].run(ctx, io))
-        const error = Either.isLeft(outcome) ? errorText(outcome.left) : undefined
+        const unavailable = yield* availability(ctx, request, name, outcome)
+        const error = Either.isLeft(outcome) && !unavailable ? failureText(name, outcome.left) : undefined
         const counts = Either.isRight(outcome) ? outcome.right : { rows: 0, deleted: 0 }
         yield* state.finished(name, counts.rows, error ?? null)
         yield* addRows(counts.rows)
-        const result: StreamResult = { stream: name, ...counts, seconds: (Date.now() - t0) / 1000, ...(error ? { error } : {}) }
+        const result: StreamResult = { stream: name, ...counts, seconds: (Date.now() - t0) / 1000, ...(error ? { error } : {}), ...(unavailable ? { unavailable } : {}) }
         yield* progress.streamDone(result)
         return result
       })
@@ -115,6 +110,44 @@ const runStreams = (ctx: RunContext, selected: ReadonlyArray<StreamName>, addRow
       )
 
     return yield* Effect.forEach(STREAMS.filter((name) => selected.includes(name)), schedule, { concurrency: "unbounded" })
+  })
+
+/** Why a stream failed; one the user named that the store does not serve says so. */
+const failureText = (name: StreamName, e: unknown) => {
+  const reason = name === "orders" ? undefined : unavailableReason(e)
+  return reason === undefined ? errorText(e) : `the store does not serve this stream (${reason}); leave it out of --streams`
+}
+
+/**
+ * A stream found unavailable less than SHOPSYNC_UNAVAILABLE_RECHECK_HOURS ago is skipped without a request, unless
+ * the user named it (then it is tried again, and fails if the store still does not serve it).
+ */
+const skipUnavailable = (ctx: RunContext, request: SyncRequest, name: StreamName) =>
+  Effect.gen(function*() {
+    const known = yield* Effect.flatMap(SyncState, (state) => state.unavailable(name))
+    if (Option.isNone(known) || request.named || ctx.upper - known.value.checkedAt >= request.unavailableRecheckHours * 3600) return undefined
+    yield* Effect.logInfo(`${name}: skipped, the store does not serve it (${known.value.reason}); tried again ` +
+      `${request.unavailableRecheckHours} h after it was checked, or at once when named with --streams`)
+    const result: StreamResult = { stream: name, rows: 0, deleted: 0, seconds: 0, unavailable: known.value.reason }
+    return result
+  })
+
+/**
+ * Whether a stream's outcome shows it unavailable on this store (recorded, with one warning; orders are never
+ * unavailable: nothing else makes sense without them), or that a stream recorded unavailable is served again.
+ */
+const availability = (ctx: RunContext, request: SyncRequest, name: StreamName, outcome: Either.Either<unknown, unknown>) =>
+  Effect.gen(function*() {
+    const state = yield* SyncState
+    const reason = Either.isLeft(outcome) && name !== "orders" && !request.named ? unavailableReason(outcome.left) : undefined
+    if (reason === undefined) {
+      if (Either.isRight(outcome)) yield* state.markAvailable(name)
+      return undefined
+    }
+    yield* Effect.logWarning(`${name}: unavailable on this store, skipped: ${reason}; tried again in ${request.unavailableRecheckHours} h, ` +
+      `or at once when named with --streams`)
+    yield* state.markUnavailable(name, { reason, checkedAt: ctx.upper })
+    return reason
   })
 
 /**
@@ -148,9 +181,10 @@ const runLocked = (request: SyncRequest) =>
       childrenFullPassHours: request.childrenFullPassHours,
       customersFullScanHours: request.customersFullScanHours
     }
-    const results = yield* runStreams(ctx, request.streams, run.addRows)
+    const results = yield* runStreams(ctx, request, run.addRows)
     yield* storeDailyTotals
+    const summary: RunSummary = { runId: run.id, streams: results, requests: yield* store.requestCount, seconds: (Date.now() - started) / 1000 }
     const failures = results.filter((r) => r.error !== undefined).map((r) => ({ stream: r.stream, error: r.error! }))
-    if (failures.length > 0) return yield* new SyncFailed({ runId: run.id, failures })
-    return { runId: run.id, streams: results, requests: yield* store.requestCount, seconds: (Date.now() - started) / 1000 } satisfies RunSummary
+    if (failures.length > 0) return yield* new SyncFailed({ runId: run.id, failures, summary })
+    return summary
   })

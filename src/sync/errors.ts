@@ -1,10 +1,13 @@
 import { Data } from "effect"
+import type { StoreError } from "../store-client/errors.js"
 import { sqlErrorText } from "../warehouse/sql-error.js"
 
 /** Some streams failed; the others ran to the end and their rows are kept. */
 export class SyncFailed extends Data.TaggedError("SyncFailed")<{
   readonly runId: number
   readonly failures: ReadonlyArray<{ readonly stream: string; readonly error: string }>
+  /** What every stream did, the failed ones included: the command still prints it and pushes contacts. */
+  readonly summary: RunSummary
 }> {
   /** `stream: error; …`, as sync.runs records it. */
   get list() {
@@ -15,6 +18,40 @@ export class SyncFailed extends Data.TaggedError("SyncFailed")<{
     return `sync run ${this.runId} failed in ${this.failures.length} stream(s): ${this.list}. ` +
       `Rows loaded before the failure are kept and each stream resumes from its last checkpoint on the next run.`
   }
+}
+
+/** One stream's outcome in a run. */
+export interface StreamResult {
+  readonly stream: string
+  readonly rows: number
+  readonly deleted: number
+  readonly seconds: number
+  readonly error?: string
+  /** The store does not serve the stream, or not to this key: why (it is not a failure). */
+  readonly unavailable?: string
+}
+
+export interface RunSummary {
+  readonly runId: number
+  readonly streams: ReadonlyArray<StreamResult>
+  readonly requests: number
+  readonly seconds: number
+}
+
+/**
+ * A route the store lacks (404 rest_no_route: an older version, a plugin removed it) or will not let this key read
+ * (401/403 while the sales routes answer): the stream is unavailable on this store, not failed. The reason names
+ * the request and the store's answer.
+ */
+export const unavailableReason = (e: unknown): string | undefined => {
+  const error = e as StoreError
+  if (error?._tag === "StoreRequestFailed" && error.status === 404 && error.code === "rest_no_route") {
+    return `GET ${error.url} answered 404 rest_no_route${error.storeMessage ? ` (${error.storeMessage})` : ""}`
+  }
+  if (error?._tag === "StoreAuthFailed") {
+    return `GET ${error.url} answered ${error.status}${error.code ? ` ${error.code}` : ""}${error.storeMessage ? ` (${error.storeMessage})` : ""}`
+  }
+  return undefined
 }
 
 /** A failure in one line; a warehouse error carries PostgreSQL's own message, not just "failed to execute". */

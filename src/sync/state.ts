@@ -1,6 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, type Option, Schema } from "effect"
 import type { Cursor } from "./cursor.js"
 
 /** A stream's row of sync.state: where it stands, and what it keeps besides (slices, last full pass). */
@@ -8,6 +8,9 @@ export interface StreamState {
   readonly cursor: Cursor | null
   readonly details: Readonly<Record<string, unknown>>
 }
+
+export const Unavailable = Schema.Struct({ reason: Schema.String, checkedAt: Schema.Number })
+export type Unavailable = typeof Unavailable.Type
 
 /** What `status` shows for one stream (texts formatted by PostgreSQL). */
 export const StreamStatus = Schema.Struct({
@@ -55,6 +58,10 @@ export class SyncState extends Context.Tag("shopsync/SyncState")<SyncState, {
   readonly fullPassDone: (stream: string, upper: number) => Effect.Effect<void, SqlError>
   /** Every stream's state for `status`; `tables` names the table whose live rows count for each stream. */
   readonly status: (tables: Readonly<Record<string, string>>) => Effect.Effect<ReadonlyArray<StreamStatus>, SqlError>
+  /** Why the store does not serve `stream` (or lets this key read it), and when that was last seen (epoch second). */
+  readonly unavailable: (stream: string) => Effect.Effect<Option.Option<Unavailable>, SqlError>
+  readonly markUnavailable: (stream: string, why: Unavailable) => Effect.Effect<void, SqlError>
+  readonly markAvailable: (stream: string) => Effect.Effect<void, SqlError>
   /** Days whose figures changed since the store's report for them was last stored, in order (noted by the tables' triggers). */
   readonly reportDaysPending: Effect.Effect<ReadonlyArray<string>, SqlError>
   /** The store's report for [first, last] is stored: those days are current. */
@@ -99,6 +106,13 @@ export const makeSyncState = (storeId: string) =>
         Effect.map(read(stream), (state) => hours <= 0 || upper - Number(state.details["lastFullPass"] ?? 0) >= hours * 3600),
       fullPassDone: (stream, upper) => checkpoint(stream, null, 0, { lastFullPass: upper }),
       status: (tables) => streamsStatus(sql, storeId, tables),
+      unavailable: (stream) => Effect.map(read(stream), (state) => Schema.decodeUnknownOption(Unavailable)(state.details["unavailable"])),
+      markUnavailable: (stream, why) =>
+        sql`INSERT INTO sync.state AS s (store_id, stream, details) VALUES (${storeId}, ${stream}, jsonb_build_object('unavailable', ${JSON.stringify(why)}::jsonb))
+            ON CONFLICT (store_id, stream) DO UPDATE SET details = s.details || EXCLUDED.details, updated_at = now()`.pipe(Effect.asVoid),
+      markAvailable: (stream) =>
+        sql`UPDATE sync.state SET details = details - 'unavailable', updated_at = now()
+            WHERE store_id = ${storeId} AND stream = ${stream} AND details ? 'unavailable'`.pipe(Effect.asVoid),
       reportDaysPending: sql`SELECT day::text AS day FROM sync.report_days WHERE store_id = ${storeId} ORDER BY day`.pipe(
         Effect.flatMap(Schema.decodeUnknown(Schema.Array(Schema.Struct({ day: Schema.String })))),
         Effect.orDie,
@@ -127,7 +141,10 @@ const streamsStatus = (sql: SqlClient.SqlClient, storeId: string, tables: Readon
            last_rows,
            to_char(last_started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS last_started,
            to_char(last_success_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS last_success,
-           left(coalesce(last_error, ''), 160) AS last_error
+           CASE WHEN details ? 'unavailable'
+                THEN 'unavailable (checked ' || to_char(to_timestamp((details->'unavailable'->>'checkedAt')::bigint) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')
+                     || '): ' || left(details->'unavailable'->>'reason', 140)
+                ELSE left(coalesce(last_error, ''), 160) END AS last_error
     FROM sync.state LEFT JOIN tables USING (stream)
     WHERE store_id = ${storeId}
     ORDER BY stream`.pipe(Effect.flatMap(decodeStatus), Effect.orDie)

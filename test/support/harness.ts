@@ -38,6 +38,10 @@ interface SyncOptions {
   customersFullScanHours?: number
   /** SHOPSYNC_CHILDREN_FULL_PASS_HOURS; default 24, as in production (0: every parent every run). */
   childrenFullPassHours?: number
+  /** As if the streams were named with --streams: one the store does not serve fails instead of being skipped. */
+  named?: boolean
+  /** SHOPSYNC_UNAVAILABLE_RECHECK_HOURS; default 24. */
+  unavailableRecheckHours?: number
 }
 
 type Runtime = ManagedRuntime.ManagedRuntime<StoreClient | Progress | import("@effect/sql").SqlClient.SqlClient, unknown>
@@ -46,6 +50,8 @@ const runPromiseSync = (runtime: Runtime, options: SyncOptions) =>
     streams: options.streams ?? SALES_STREAMS,
     mode: options.mode ?? { kind: "sync" },
     waitForLock: options.wait ?? false,
+    named: options.named ?? false,
+    unavailableRecheckHours: options.unavailableRecheckHours ?? 24,
     customersFullScanHours: options.customersFullScanHours ?? 0,
     childrenFullPassHours: options.childrenFullPassHours ?? 24
   }))
