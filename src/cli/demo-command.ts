@@ -74,7 +74,7 @@ export const demoCommand = Command.make("demo", { orders, seed }, (o) =>
     yield* resetStore
     const summary = yield* runSync({
       streams: STREAMS, mode: { kind: "sync" }, waitForLock: true, named: false,
-      customersFullScanHours: 0, childrenFullPassHours: 0, unavailableRecheckHours: 0
+      customersFullScanHours: 0, childrenFullPassHours: 0, unavailableRecheckHours: 0, deletionsHours: 0, refreshHours: {}
     }).pipe(
       Effect.provide(Layer.mergeAll(StoreClientLive(settings).pipe(Layer.provide(NodeHttpClient.layerUndici)), ProgressLive(100)))
     )

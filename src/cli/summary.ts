@@ -10,7 +10,7 @@ export const printSummary = (summary: RunSummary) =>
       rows: s.rows,
       deleted: s.deleted,
       seconds: s.seconds.toFixed(1),
-      note: s.error ? "failed" : s.unavailable ? "unavailable on this store" : ""
+      note: s.error ? "failed" : s.unavailable ? "unavailable on this store" : s.skipped ? "not due" : ""
     }))
     const notes = rows.some((r) => r.note !== "")
     process.stdout.write(`${formatTable(rows, ["stream", "rows", "deleted", "seconds", ...(notes ? ["note"] : [])])}\n`)

@@ -82,12 +82,28 @@ export interface FullPassSettings {
   readonly childrenFullPassHours: number
   /** SHOPSYNC_UNAVAILABLE_RECHECK_HOURS: a stream the store does not serve is tried again after this long. */
   readonly unavailableRecheckHours: number
+  /** SHOPSYNC_DELETIONS_HOURS: forced deletions (announced nowhere) are looked for by count comparison this often. */
+  readonly deletionsHours: number
+  /** SHOPSYNC_REFRESH_HOURS (`stream=hours,…`): overrides of how often the store's other resources are refreshed. */
+  readonly refreshHours: Readonly<Record<string, number>>
 }
+
+/** `name=hours,…`, each hours at least 0; the names are checked against the streams where they are used. */
+const refreshHours = named("SHOPSYNC_REFRESH_HOURS", Config.string().pipe(
+  Config.withDefault(""),
+  Config.validate({
+    message: "SHOPSYNC_REFRESH_HOURS must be stream=hours pairs separated by commas, e.g. webhooks=1,settings=24",
+    validation: (s) => s.trim() === "" || s.split(",").every((pair) => /^\s*[a-z_]+\s*=\s*\d+(\.\d+)?\s*$/.test(pair))
+  }),
+  Config.map((s) => Object.fromEntries(s.split(",").filter((p) => p.trim() !== "").map((p) => p.split("=").map((x) => x.trim())).map(([k, v]) => [k!, Number(v)])))
+))
 
 export const fullPassConfig: Config.Config<FullPassSettings> = Config.all({
   customersFullScanHours: hours("SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS", 0),
   childrenFullPassHours: hours("SHOPSYNC_CHILDREN_FULL_PASS_HOURS", 24),
-  unavailableRecheckHours: hours("SHOPSYNC_UNAVAILABLE_RECHECK_HOURS", 24)
+  unavailableRecheckHours: hours("SHOPSYNC_UNAVAILABLE_RECHECK_HOURS", 24),
+  deletionsHours: hours("SHOPSYNC_DELETIONS_HOURS", 1),
+  refreshHours
 })
 
 /** The embedded PostgreSQL used when DATABASE_URL is unset. */

@@ -26,6 +26,11 @@ export interface StreamDefinition {
   readonly sales: boolean
   /** Streams that must have ended before it starts (when they run at all). */
   readonly after: ReadonlyArray<StreamName>
+  /**
+   * Hours between two runs of it by a plain `sync` (0: every run), fitting how often the resource changes;
+   * SHOPSYNC_REFRESH_HOURS overrides it, and a stream named with --streams runs every time.
+   */
+  readonly every: number
   readonly run: (ctx: RunContext, io: StreamIO) => Effect.Effect<Counts, StreamError, StreamNeeds>
 }
 
@@ -35,8 +40,18 @@ const AFTER_SALES: ReadonlyArray<StreamName> = [...SALES, "reports"]
 const CHILDREN = "for the parents that changed this run, and every parent on a full pass each SHOPSYNC_CHILDREN_FULL_PASS_HOURS"
 const REFRESH = "full refresh with change detection"
 
-const resource = (name: Parameters<typeof resourceTable>[0], strategy: string, run: StreamDefinition["run"], after = AFTER_SALES): StreamDefinition =>
-  ({ table: resourceTable(name), strategy, sales: false, after, run })
+/** Children read only the parents that changed (nothing when nothing did) and all of them on their own full pass. */
+const CHILD = 0
+const HOURLY = 1
+const DAILY = 24
+
+const resource = (
+  name: Parameters<typeof resourceTable>[0],
+  strategy: string,
+  every: number,
+  run: StreamDefinition["run"],
+  after = AFTER_SALES
+): StreamDefinition => ({ table: resourceTable(name), strategy, sales: false, after, every, run })
 
 export const CATALOGUE: Readonly<Record<StreamName, StreamDefinition>> = {
   orders: {
@@ -44,6 +59,7 @@ export const CATALOGUE: Readonly<Record<StreamName, StreamDefinition>> = {
     strategy: "modified cursor (status any, then trash); forced deletions by count comparison",
     sales: true,
     after: [],
+    every: 0,
     run: (ctx, io) => syncOrders(ctx, io.outputs.orders)
   },
   refunds: {
@@ -51,6 +67,7 @@ export const CATALOGUE: Readonly<Record<StreamName, StreamDefinition>> = {
     strategy: "created cursor on store-wide /refunds, deletions by count comparison (else per order: changed, differing, full pass)",
     sales: true,
     after: [],
+    every: 0,
     run: (ctx, io) => syncRefunds(ctx, io.inputs.orders)
   },
   products: {
@@ -58,6 +75,7 @@ export const CATALOGUE: Readonly<Record<StreamName, StreamDefinition>> = {
     strategy: "modified cursor (any, then trash); variations per changed variable product, all on a full pass",
     sales: true,
     after: [],
+    every: 0,
     run: (ctx) => syncProducts(ctx)
   },
   customers: {
@@ -65,6 +83,7 @@ export const CATALOGUE: Readonly<Record<StreamName, StreamDefinition>> = {
     strategy: "full scan by id with hash comparison (no modified filter exists); deletions confirmed by 404",
     sales: true,
     after: [],
+    every: 0,
     run: (ctx, io) => syncCustomers(ctx, io.inputs.orders, io.outputs.customers)
   },
   reports: {
@@ -72,45 +91,49 @@ export const CATALOGUE: Readonly<Record<StreamName, StreamDefinition>> = {
     strategy: "/reports/sales per day, for the days the run changed",
     sales: true,
     after: SALES,
+    every: 0,
     run: (ctx) => syncReports(ctx)
   },
-  order_notes: resource("order_notes", `per order, ${CHILDREN}`, (ctx, io) =>
+  order_notes: resource("order_notes", `per order, ${CHILDREN}`, CHILD, (ctx, io) =>
     children("order_notes", liveParents.orders)(ctx, Effect.map(io.inputs.orders, (o) => o.changed))),
-  customer_downloads: resource("customer_downloads", `per customer (changed, or on a loaded order), ${CHILDREN}`, (ctx, io) =>
+  customer_downloads: resource("customer_downloads", `per customer (changed, or on a loaded order), ${CHILDREN}`, CHILD, (ctx, io) =>
     children("customer_downloads", liveParents.customers)(
       ctx,
       Effect.zipWith(io.inputs.customers, io.inputs.orders, (c, o) => [...c.changed, ...o.customers])
     )),
-  tax_rates: resource("tax_rates", `${REFRESH}; a missing rate deleted on 404`, whole("tax_rates")),
-  tax_classes: resource("tax_classes", REFRESH, whole("tax_classes")),
-  product_reviews: resource("product_reviews", `${REFRESH} (status all, spam, trash); a missing review deleted on 404`, whole("product_reviews")),
-  product_attributes: resource("product_attributes", REFRESH, (ctx, io) => whole("product_attributes", io.outputs.product_attributes)(ctx, io)),
-  attribute_terms: resource("attribute_terms", `per attribute, ${CHILDREN}`, (ctx, io) =>
+  tax_rates: resource("tax_rates", `${REFRESH}; a missing rate deleted on 404`, DAILY, whole("tax_rates")),
+  tax_classes: resource("tax_classes", REFRESH, DAILY, whole("tax_classes")),
+  product_reviews: resource("product_reviews", `${REFRESH} (status all, spam, trash); a missing review deleted on 404`, HOURLY, whole("product_reviews")),
+  product_attributes: resource("product_attributes", REFRESH, DAILY, (ctx, io) => whole("product_attributes", io.outputs.product_attributes)(ctx, io)),
+  attribute_terms: resource("attribute_terms", `per attribute, ${CHILDREN}`, CHILD, (ctx, io) =>
     children("attribute_terms", liveParents.resource("product_attributes"))(ctx, Effect.map(io.inputs.product_attributes, (a) => a.changed)),
     [...AFTER_SALES, "product_attributes"]),
-  product_categories: resource("product_categories", `${REFRESH}; a missing category deleted on 404`, whole("product_categories")),
-  shipping_classes: resource("shipping_classes", `${REFRESH}; a missing class deleted on 404`, whole("shipping_classes")),
-  shipping_zones: resource("shipping_zones", REFRESH, (ctx, io) => whole("shipping_zones", io.outputs.shipping_zones)(ctx, io)),
-  shipping_zone_methods: resource("shipping_zone_methods", `per zone, ${CHILDREN}`, (ctx, io) =>
+  product_categories: resource("product_categories", `${REFRESH}; a missing category deleted on 404`, DAILY, whole("product_categories")),
+  shipping_classes: resource("shipping_classes", `${REFRESH}; a missing class deleted on 404`, DAILY, whole("shipping_classes")),
+  shipping_zones: resource("shipping_zones", REFRESH, DAILY, (ctx, io) => whole("shipping_zones", io.outputs.shipping_zones)(ctx, io)),
+  shipping_zone_methods: resource("shipping_zone_methods", `per zone, ${CHILDREN}`, CHILD, (ctx, io) =>
     children("shipping_zone_methods", liveParents.resource("shipping_zones"))(ctx, Effect.map(io.inputs.shipping_zones, (z) => z.changed)),
     [...AFTER_SALES, "shipping_zones"]),
-  settings: resource("settings", `${REFRESH}, every group`, settings),
-  reference_data: resource("reference_data", `${REFRESH} of /data, continents, countries, currencies, current`,
+  settings: resource("settings", `${REFRESH}, every group`, DAILY, settings),
+  reference_data: resource("reference_data", `${REFRESH} of /data, continents, countries, currencies, current`, DAILY,
     fixed("reference_data", ["index", "continents", "countries", "currencies", "current"])),
-  system_status_tools: resource("system_status_tools", REFRESH, whole("system_status_tools")),
-  webhooks: resource("webhooks", `${REFRESH} (status all)`, whole("webhooks")),
-  report_top_sellers: resource("report_top_sellers", `${REFRESH} per period (week, month, last_month, year)`,
+  system_status_tools: resource("system_status_tools", REFRESH, DAILY, whole("system_status_tools")),
+  webhooks: resource("webhooks", `${REFRESH} (status all)`, HOURLY, whole("webhooks")),
+  report_top_sellers: resource("report_top_sellers", `${REFRESH} per period (week, month, last_month, year)`, DAILY,
     fixed("report_top_sellers", ["week", "month", "last_month", "year"])),
-  report_totals: resource("report_totals", `${REFRESH} of the five totals reports`,
+  report_totals: resource("report_totals", `${REFRESH} of the five totals reports`, HOURLY,
     fixed("report_totals", ["coupons", "customers", "orders", "products", "reviews"]))
 }
 
 /** The sales pipeline: what a backfill re-reads by default and the daily views are made of. */
 export const SALES_STREAMS = STREAMS.filter((name) => CATALOGUE[name].sales)
 
-/** State rows that belong to a stream without being one (its trash listing, its variations pass). */
+/** State rows that belong to a stream without being one (its trash listing, its variations pass, its deletions check). */
 export const STATE_ROWS: Readonly<Record<string, { readonly table: string; readonly strategy: string }>> = {
   "orders.trash": { table: "store.orders", strategy: "the trash listing of orders" },
   "products.trash": { table: "store.products", strategy: "the trash listing of products" },
-  variations: { table: "store.product_variations", strategy: "full pass of products' variations" }
+  variations: { table: "store.product_variations", strategy: "full pass of products' variations" },
+  "orders.deletions": { table: "store.orders", strategy: "forced deletions of orders looked for every SHOPSYNC_DELETIONS_HOURS" },
+  "products.deletions": { table: "store.products", strategy: "forced deletions of products looked for every SHOPSYNC_DELETIONS_HOURS" },
+  "refunds.deletions": { table: "store.refunds", strategy: "deleted refunds looked for every SHOPSYNC_DELETIONS_HOURS" }
 }

@@ -29,6 +29,8 @@ export interface RunContext {
   readonly childrenFullPassHours: number
   /** Hours between full customer scans (SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS); 0: every run. */
   readonly customersFullScanHours: number
+  /** Hours between two looks for forced deletions (SHOPSYNC_DELETIONS_HOURS); 0: every run. */
+  readonly deletionsHours: number
 }
 
 /** What a stream tells the streams after it, filled as it loads (so a stream that fails still passes on what it loaded). */

@@ -4,6 +4,8 @@ import { StoreClient, type QueryParams } from "../store-client/client.js"
 import type { StoreError } from "../store-client/errors.js"
 import { WithId } from "../store-client/schemas.js"
 import { type DatedTable, LiveRows } from "../warehouse/live-rows.js"
+import type { RunContext } from "./context.js"
+import { SyncState } from "./state.js"
 import { toApiGmt } from "./time.js"
 
 /** A resource whose deletions are found by comparing counts per date range with the store. */
@@ -75,5 +77,20 @@ export const findDeleted = (
 
     yield* check(start, upper)
     if (deleted.length > 0) yield* live.markDeleted(spec.table, deleted)
+    return deleted
+  })
+
+/**
+ * `findDeleted` when it is due: a backfill always looks, a sync every SHOPSYNC_DELETIONS_HOURS (its time kept
+ * under `<table>.deletions`), since with nothing deleted a look still costs a request per listing.
+ */
+export const findDeletedIfDue = (spec: DeletionSpec, ctx: RunContext) =>
+  Effect.gen(function*() {
+    const state = yield* SyncState
+    const key = `${spec.table}.deletions`
+    if (ctx.mode.kind !== "backfill" && !(yield* state.fullPassDue(key, ctx.deletionsHours, ctx.upper))) return []
+    const deleted = yield* findDeleted(spec, ctx.upper)
+    yield* state.fullPassDone(key, ctx.upper)
+    if (deleted.length > 0) yield* Effect.logInfo(`${spec.table}: ${deleted.length} deleted in the store, marked deleted`)
     return deleted
   })

@@ -29,6 +29,10 @@ export interface SyncRequest {
   readonly childrenFullPassHours: number
   /** Hours before a stream found unavailable is tried again. */
   readonly unavailableRecheckHours: number
+  /** Hours between two looks for forced deletions (0: every run; a backfill always looks). */
+  readonly deletionsHours: number
+  /** Overrides of the catalogue's refresh intervals, by stream. */
+  readonly refreshHours: Readonly<Record<string, number>>
 }
 
 /** The warehouse as one store's run sees it. */
@@ -88,7 +92,7 @@ const runStreams = (ctx: RunContext, request: SyncRequest, addRows: (n: number) 
 
     const runOne = (name: StreamName) =>
       Effect.gen(function*() {
-        const skipped = yield* skipUnavailable(ctx, request, name)
+        const skipped = (yield* notDue(ctx, request, name)) ?? (yield* skipUnavailable(ctx, request, name))
         if (skipped) return skipped
         const t0 = Date.now()
         yield* state.started(name, ctx.runId)
@@ -118,6 +122,18 @@ const failureText = (name: StreamName, e: unknown) => {
   return reason === undefined ? errorText(e) : `the store does not serve this stream (${reason}); leave it out of --streams`
 }
 
+/** A plain sync runs a stream with a refresh interval only once that interval has passed since its last success. */
+const notDue = (ctx: RunContext, request: SyncRequest, name: StreamName) =>
+  Effect.gen(function*() {
+    const every = request.refreshHours[name] ?? CATALOGUE[name].every
+    if (request.named || every <= 0 || ctx.mode.kind === "backfill") return undefined
+    const refreshedAt = yield* Effect.flatMap(SyncState, (state) => state.refreshedAt(name))
+    if (refreshedAt === undefined || ctx.upper - refreshedAt >= every * 3600) return undefined
+    yield* Effect.logDebug(`${name}: not due (refreshed every ${every} h)`)
+    const result: StreamResult = { stream: name, rows: 0, deleted: 0, seconds: 0, skipped: `not due: refreshed every ${every} h` }
+    return result
+  })
+
 /**
  * A stream found unavailable less than SHOPSYNC_UNAVAILABLE_RECHECK_HOURS ago is skipped without a request, unless
  * the user named it (then it is tried again, and fails if the store still does not serve it).
@@ -141,7 +157,7 @@ const availability = (ctx: RunContext, request: SyncRequest, name: StreamName, o
     const state = yield* SyncState
     const reason = Either.isLeft(outcome) && name !== "orders" && !request.named ? unavailableReason(outcome.left) : undefined
     if (reason === undefined) {
-      if (Either.isRight(outcome)) yield* state.markAvailable(name)
+      if (Either.isRight(outcome)) yield* Effect.zipRight(state.markAvailable(name), state.markRefreshed(name, ctx.upper))
       return undefined
     }
     yield* Effect.logWarning(`${name}: unavailable on this store, skipped: ${reason}; tried again in ${request.unavailableRecheckHours} h, ` +
@@ -179,7 +195,8 @@ const runLocked = (request: SyncRequest) =>
       upper,
       progress: yield* Progress,
       childrenFullPassHours: request.childrenFullPassHours,
-      customersFullScanHours: request.customersFullScanHours
+      customersFullScanHours: request.customersFullScanHours,
+      deletionsHours: request.deletionsHours
     }
     const results = yield* runStreams(ctx, request, run.addRows)
     yield* storeDailyTotals

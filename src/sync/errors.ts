@@ -29,6 +29,8 @@ export interface StreamResult {
   readonly error?: string
   /** The store does not serve the stream, or not to this key: why (it is not a failure). */
   readonly unavailable?: string
+  /** Not run, not due yet: why. */
+  readonly skipped?: string
 }
 
 export interface RunSummary {

@@ -1,6 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Context, Effect, Layer, type Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import type { Cursor } from "./cursor.js"
 
 /** A stream's row of sync.state: where it stands, and what it keeps besides (slices, last full pass). */
@@ -62,6 +62,9 @@ export class SyncState extends Context.Tag("shopsync/SyncState")<SyncState, {
   readonly unavailable: (stream: string) => Effect.Effect<Option.Option<Unavailable>, SqlError>
   readonly markUnavailable: (stream: string, why: Unavailable) => Effect.Effect<void, SqlError>
   readonly markAvailable: (stream: string) => Effect.Effect<void, SqlError>
+  /** When the stream last ran to the end, by the store's clock (epoch second), if ever. */
+  readonly refreshedAt: (stream: string) => Effect.Effect<number | undefined, SqlError>
+  readonly markRefreshed: (stream: string, upper: number) => Effect.Effect<void, SqlError>
   /** Days whose figures changed since the store's report for them was last stored, in order (noted by the tables' triggers). */
   readonly reportDaysPending: Effect.Effect<ReadonlyArray<string>, SqlError>
   /** The store's report for [first, last] is stored: those days are current. */
@@ -91,6 +94,10 @@ export const makeSyncState = (storeId: string) =>
           cursor_at = EXCLUDED.cursor_at, cursor_id = EXCLUDED.cursor_id, rows_total = s.rows_total + EXCLUDED.rows_total,
           details = coalesce(${json}::jsonb, s.details), updated_at = now()`.pipe(Effect.asVoid)
     }
+    /** Sets some keys of a stream's details, leaving its cursor and the other keys as they are. */
+    const mergeDetails = (stream: string, keys: Record<string, unknown>) =>
+      sql`INSERT INTO sync.state AS s (store_id, stream, details) VALUES (${storeId}, ${stream}, ${JSON.stringify(keys)}::jsonb)
+          ON CONFLICT (store_id, stream) DO UPDATE SET details = s.details || EXCLUDED.details, updated_at = now()`.pipe(Effect.asVoid)
     return SyncState.of({
       read,
       lock,
@@ -107,9 +114,9 @@ export const makeSyncState = (storeId: string) =>
       fullPassDone: (stream, upper) => checkpoint(stream, null, 0, { lastFullPass: upper }),
       status: (tables) => streamsStatus(sql, storeId, tables),
       unavailable: (stream) => Effect.map(read(stream), (state) => Schema.decodeUnknownOption(Unavailable)(state.details["unavailable"])),
-      markUnavailable: (stream, why) =>
-        sql`INSERT INTO sync.state AS s (store_id, stream, details) VALUES (${storeId}, ${stream}, jsonb_build_object('unavailable', ${JSON.stringify(why)}::jsonb))
-            ON CONFLICT (store_id, stream) DO UPDATE SET details = s.details || EXCLUDED.details, updated_at = now()`.pipe(Effect.asVoid),
+      markUnavailable: (stream, why) => mergeDetails(stream, { unavailable: why }),
+      refreshedAt: (stream) => Effect.map(read(stream), (state) => Option.getOrUndefined(Schema.decodeUnknownOption(Schema.Number)(state.details["refreshedAt"]))),
+      markRefreshed: (stream, upper) => mergeDetails(stream, { refreshedAt: upper }),
       markAvailable: (stream) =>
         sql`UPDATE sync.state SET details = details - 'unavailable', updated_at = now()
             WHERE store_id = ${storeId} AND stream = ${stream} AND details ? 'unavailable'`.pipe(Effect.asVoid),

@@ -38,10 +38,14 @@ interface SyncOptions {
   customersFullScanHours?: number
   /** SHOPSYNC_CHILDREN_FULL_PASS_HOURS; default 24, as in production (0: every parent every run). */
   childrenFullPassHours?: number
-  /** As if the streams were named with --streams: one the store does not serve fails instead of being skipped. */
+  /** As if the streams were named with --streams (default: when `streams` is given): they run whether due or not, and one the store does not serve fails. */
   named?: boolean
   /** SHOPSYNC_UNAVAILABLE_RECHECK_HOURS; default 24. */
   unavailableRecheckHours?: number
+  /** SHOPSYNC_DELETIONS_HOURS; default 0 here (every run), so each sync settles what the store deleted. */
+  deletionsHours?: number
+  /** SHOPSYNC_REFRESH_HOURS. */
+  refreshHours?: Readonly<Record<string, number>>
 }
 
 type Runtime = ManagedRuntime.ManagedRuntime<StoreClient | Progress | import("@effect/sql").SqlClient.SqlClient, unknown>
@@ -50,8 +54,10 @@ const runPromiseSync = (runtime: Runtime, options: SyncOptions) =>
     streams: options.streams ?? SALES_STREAMS,
     mode: options.mode ?? { kind: "sync" },
     waitForLock: options.wait ?? false,
-    named: options.named ?? false,
+    named: options.named ?? options.streams !== undefined,
     unavailableRecheckHours: options.unavailableRecheckHours ?? 24,
+    deletionsHours: options.deletionsHours ?? 0,
+    refreshHours: options.refreshHours ?? {},
     customersFullScanHours: options.customersFullScanHours ?? 0,
     childrenFullPassHours: options.childrenFullPassHours ?? 24
   }))

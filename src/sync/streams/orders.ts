@@ -3,7 +3,7 @@ import { StoreClient } from "../../store-client/client.js"
 import { isGone } from "../../store-client/errors.js"
 import { Order } from "../../store-client/schemas.js"
 import type { Outputs, RunContext } from "../context.js"
-import { type DeletionSpec, findDeleted } from "../deletions.js"
+import { type DeletionSpec, findDeletedIfDue } from "../deletions.js"
 import { walkListings } from "./listings.js"
 
 /** `status=any` leaves out trashed orders, so trash is walked as a listing of its own with its own cursor. */
@@ -41,7 +41,6 @@ export const syncOrders = (ctx: RunContext, output: Ref.Ref<Outputs["orders"]>) 
         }
         return { changed: ids, customers: buyers }
       }))
-    const deleted = yield* findDeleted(deletionSpec, ctx.upper)
-    if (deleted.length > 0) yield* Effect.logInfo(`orders: ${deleted.length} deleted in the store, marked deleted`)
+    const deleted = yield* findDeletedIfDue(deletionSpec, ctx)
     return { rows, deleted: deleted.length }
   })

@@ -4,7 +4,7 @@ import { Product, Variation } from "../../store-client/schemas.js"
 import { LiveRows } from "../../warehouse/live-rows.js"
 import { replaceChildren } from "../children.js"
 import type { RunContext } from "../context.js"
-import { findDeleted } from "../deletions.js"
+import { findDeletedIfDue } from "../deletions.js"
 import { SyncState } from "../state.js"
 import { existsOrNotFound } from "./orders.js"
 import { walkListings } from "./listings.js"
@@ -35,9 +35,9 @@ export const syncProducts = (ctx: RunContext) =>
       ), { concurrency: store.concurrency })
     if (fullPass) yield* state.fullPassDone("variations", ctx.upper)
     rows += variations.reduce((n, v) => n + v, 0)
-    const deleted = yield* findDeleted(
+    const deleted = yield* findDeletedIfDue(
       { table: "products", path: "/products", field: "modified", listings: LISTINGS.map((l) => l.params), stillExists: (id) => existsOrNotFound(`/products/${id}`) },
-      ctx.upper
+      ctx
     )
     return { rows, deleted: deleted.length }
   })

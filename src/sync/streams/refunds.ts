@@ -6,7 +6,7 @@ import { Refund } from "../../store-client/schemas.js"
 import { LiveRows } from "../../warehouse/live-rows.js"
 import { replaceChildren } from "../children.js"
 import type { Outputs, RunContext } from "../context.js"
-import { findDeleted } from "../deletions.js"
+import { findDeletedIfDue } from "../deletions.js"
 import { SyncState } from "../state.js"
 import { walkListings } from "./listings.js"
 
@@ -34,11 +34,10 @@ export const syncRefunds = (ctx: RunContext, orders: Effect.Effect<Outputs["orde
     if (!rows.storeWide) return { rows: rows.rows, deleted: 0 }
 
     // Refunds never change after creation, so one missing from the store-wide list is gone.
-    const deleted = yield* findDeleted(
+    const deleted = yield* findDeletedIfDue(
       { table: "refunds", path: "/refunds", field: "created", listings: [{}], stillExists: () => Effect.succeed(false) },
-      ctx.upper
+      ctx
     )
-    if (deleted.length > 0) yield* Effect.logInfo(`refunds: ${deleted.length} deleted in the store, marked deleted`)
     return { rows: rows.rows, deleted: deleted.length }
   })
 
