@@ -1,11 +1,13 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import type { Effect, Ref } from "effect"
+import { Context, type Effect, type Ref } from "effect"
 import type { StoreClient } from "../store-client/client.js"
 import type { StoreError } from "../store-client/errors.js"
 import type { LiveRows } from "../warehouse/live-rows.js"
 import type { Loader } from "../warehouse/loader.js"
 import type { Scopes } from "../warehouse/scopes.js"
+import type { StreamName } from "./catalogue.js"
+import type { StreamResult } from "./errors.js"
 import type { SyncState } from "./state.js"
 
 export type RunMode =
@@ -15,6 +17,29 @@ export type RunMode =
 
 export interface ProgressSink {
   readonly page: (stream: string, rows: number, total: number) => Effect.Effect<void>
+}
+
+/** How progress is shown: a live display on a terminal, one log line per stream otherwise. */
+export class Progress extends Context.Tag("shopsync/Progress")<Progress, ProgressSink & {
+  readonly streamDone: (result: StreamResult) => Effect.Effect<void>
+}>() {}
+
+/** What a sync or backfill is asked to do. */
+export interface SyncRequest {
+  readonly streams: ReadonlyArray<StreamName>
+  readonly mode: RunMode
+  readonly waitForLock: boolean
+  /** The user named the streams (--streams): they run whether due or not, and one the store does not serve fails the run. */
+  readonly named: boolean
+  readonly customersFullScanHours: number
+  /** Hours between full passes over every parent of a child stream (variations, notes, terms, …); 0: every run. */
+  readonly childrenFullPassHours: number
+  /** Hours before a stream found unavailable is tried again. */
+  readonly unavailableRecheckHours: number
+  /** Hours between two looks for forced deletions (0: every run; a backfill always looks). */
+  readonly deletionsHours: number
+  /** Overrides of the catalogue's refresh intervals, by stream. */
+  readonly refreshHours: Readonly<Record<string, number>>
 }
 
 /** What every stream of one run reads: fixed when the run starts. */

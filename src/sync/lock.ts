@@ -16,3 +16,9 @@ export const acquireRunLock = (storeId: string, wait: boolean) =>
     }
     return locked
   })
+
+/**
+ * The store's other resources are refreshed by one run at a time, outside the run lock (see runSync). Held, it
+ * also proves that no other run is alive: runs left 'running' then died.
+ */
+export const tryResourcesLock = (storeId: string) => tryAdvisoryLock("shopsync:resources", storeId)

@@ -27,13 +27,15 @@ const INTERRUPTED = "interrupted: the process was stopped before the run finishe
 export class Runs extends Context.Tag("shopsync/Runs")<Runs, {
   /**
    * Records a run for the scope's lifetime: its end (succeeded, failed with the error, or interrupted by a
-   * signal) is written from the scope's exit, whatever ends it. Runs left 'running' by a process that died
-   * are marked failed first (the caller holds the store's lock, so none of them is still going).
+   * signal) is written from the scope's exit, whatever ends it. When the caller is alone, runs left 'running'
+   * by a process that died are marked failed first.
    */
   readonly begin: (
     command: string,
     streams: ReadonlyArray<string>,
-    requests: Effect.Effect<number>
+    requests: Effect.Effect<number>,
+    /** No other run of the store is alive (the caller holds both its locks): runs left 'running' died. */
+    alone: boolean
   ) => Effect.Effect<Run, SqlError, Scope.Scope>
   readonly recent: Effect.Effect<ReadonlyArray<RecentRun>, SqlError>
 }>() {}
@@ -49,9 +51,9 @@ const outcome = (exit: Exit.Exit<unknown, unknown>): { status: "succeeded" | "fa
 export const makeRuns = (storeId: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const start = (command: string, streams: ReadonlyArray<string>) =>
+    const start = (command: string, streams: ReadonlyArray<string>, alone: boolean) =>
       Effect.gen(function*() {
-        yield* sql`UPDATE sync.runs SET status = 'failed', finished_at = coalesce(finished_at, now()),
+        if (alone) yield* sql`UPDATE sync.runs SET status = 'failed', finished_at = coalesce(finished_at, now()),
                      error = 'interrupted: the process ended before the run finished; the next run resumed from the last checkpoint'
                    WHERE store_id = ${storeId} AND status = 'running'`
         const [row] = yield* sql<{ id: string }>`INSERT INTO sync.runs (store_id, command, streams)
@@ -66,8 +68,8 @@ export const makeRuns = (storeId: string) =>
                    WHERE id = ${run.id}`
       }).pipe(Effect.catchAll((e) => Effect.logWarning(`run ${run.id}: its outcome was not recorded: ${errorText(e)}`)))
     return Runs.of({
-      begin: (command, streams, requests) =>
-        Effect.acquireRelease(start(command, streams), (run, exit) => finish(run, exit, requests)).pipe(
+      begin: (command, streams, requests, alone) =>
+        Effect.acquireRelease(start(command, streams, alone), (run, exit) => finish(run, exit, requests)).pipe(
           Effect.map((run): Run => ({ id: run.id, addRows: (n) => Ref.update(run.rows, (r) => r + n) }))
         ),
       recent: sql`

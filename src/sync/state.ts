@@ -9,6 +9,9 @@ export interface StreamState {
   readonly details: Readonly<Record<string, unknown>>
 }
 
+export const PassProgress = Schema.Struct({ startedAt: Schema.Number, after: Schema.String })
+export type PassProgress = typeof PassProgress.Type
+
 export const Unavailable = Schema.Struct({ reason: Schema.String, checkedAt: Schema.Number })
 export type Unavailable = typeof Unavailable.Type
 
@@ -62,6 +65,9 @@ export class SyncState extends Context.Tag("shopsync/SyncState")<SyncState, {
   readonly unavailable: (stream: string) => Effect.Effect<Option.Option<Unavailable>, SqlError>
   readonly markUnavailable: (stream: string, why: Unavailable) => Effect.Effect<void, SqlError>
   readonly markAvailable: (stream: string) => Effect.Effect<void, SqlError>
+  /** A child stream's full pass under way: when it started (store clock) and the last parent it stored. */
+  readonly passProgress: (stream: string) => Effect.Effect<Option.Option<PassProgress>, SqlError>
+  readonly savePassProgress: (stream: string, progress: PassProgress) => Effect.Effect<void, SqlError>
   /** When the stream last ran to the end, by the store's clock (epoch second), if ever. */
   readonly refreshedAt: (stream: string) => Effect.Effect<number | undefined, SqlError>
   readonly markRefreshed: (stream: string, upper: number) => Effect.Effect<void, SqlError>
@@ -115,6 +121,8 @@ export const makeSyncState = (storeId: string) =>
       status: (tables) => streamsStatus(sql, storeId, tables),
       unavailable: (stream) => Effect.map(read(stream), (state) => Schema.decodeUnknownOption(Unavailable)(state.details["unavailable"])),
       markUnavailable: (stream, why) => mergeDetails(stream, { unavailable: why }),
+      passProgress: (stream) => Effect.map(read(stream), (state) => Schema.decodeUnknownOption(PassProgress)(state.details["pass"])),
+      savePassProgress: (stream, progress) => mergeDetails(stream, { pass: progress }),
       refreshedAt: (stream) => Effect.map(read(stream), (state) => Option.getOrUndefined(Schema.decodeUnknownOption(Schema.Number)(state.details["refreshedAt"]))),
       markRefreshed: (stream, upper) => mergeDetails(stream, { refreshedAt: upper }),
       markAvailable: (stream) =>
@@ -142,6 +150,7 @@ const streamsStatus = (sql: SqlClient.SqlClient, storeId: string, tables: Readon
     SELECT stream,
            coalesce(to_char(cursor_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || coalesce(' #' || cursor_id, ''), '') ||
              CASE WHEN details ? 'slices' THEN ' (' || (SELECT count(*) FROM jsonb_object_keys(details->'slices')) || ' slices pending)' ELSE '' END ||
+             CASE WHEN details ? 'pass' THEN 'full pass under way, after ' || (details->'pass'->>'after') || '; ' ELSE '' END ||
              coalesce('full pass ' || to_char(to_timestamp((details->>'lastFullPass')::bigint) AT TIME ZONE 'UTC',
                                               'YYYY-MM-DD"T"HH24:MI:SS"Z"'), '') AS cursor,
            coalesce(sync.live_rows(tables.tbl::regclass, ${storeId})::text, '') AS rows,

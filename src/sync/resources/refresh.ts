@@ -1,3 +1,5 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, type Schema } from "effect"
 import { type QueryParams, StoreClient } from "../../store-client/client.js"
 import { isGone } from "../../store-client/errors.js"
@@ -114,15 +116,22 @@ const fetchBatch = (spec: ResourceSpec, batch: ReadonlyArray<string>) =>
  * scopes, so that new and changed documents are written, unchanged ones left alone, and the ones a scope
  * no longer lists marked deleted.
  */
-export const refreshScopes = (spec: ResourceSpec, scopes: ReadonlyArray<string>) =>
+export const refreshScopes = (
+  spec: ResourceSpec,
+  scopes: ReadonlyArray<string>,
+  /** Written in each batch's transaction, after its rows (a full pass's progress). */
+  checkpoint: (batch: ReadonlyArray<string>) => Effect.Effect<void, SqlError> = () => Effect.void
+) =>
   Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
     const warehouse = yield* Scopes
     let written = 0
     let deleted = 0
     const changed: string[] = []
     for (let i = 0; i < scopes.length; i += SCOPES_PER_MERGE) {
       const batch = scopes.slice(i, i + SCOPES_PER_MERGE)
-      const changes = yield* warehouse.merge(spec.table, batch, yield* fetchBatch(spec, batch))
+      const docs = yield* fetchBatch(spec, batch)
+      const changes = yield* sql.withTransaction(Effect.zipLeft(warehouse.merge(spec.table, batch, docs), checkpoint(batch)))
       for (const c of changes) {
         if (c.change === "deleted") deleted++
         else {

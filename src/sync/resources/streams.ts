@@ -1,4 +1,4 @@
-import { Effect, Ref } from "effect"
+import { Effect, Option, Ref } from "effect"
 import { StoreClient } from "../../store-client/client.js"
 import { Download, ReferenceEntry, SettingGroup, TopSeller, WithId, WithSlug, WithStringId, ZoneMethod } from "../../store-client/schemas.js"
 import { LiveRows } from "../../warehouse/live-rows.js"
@@ -114,25 +114,39 @@ export const whole = (name: ResourceName, output?: Ref.Ref<{ readonly changed: R
 export const fixed = (name: ResourceName, scopes: ReadonlyArray<string>): Run => () =>
   refreshScopes(spec[name], scopes).pipe(Effect.map((r) => counts(r)))
 
+/** Parent keys in one order everywhere: by number when both are ids, else as text. */
+const byKey = (a: string, b: string) => {
+  const [x, y] = [Number(a), Number(b)]
+  return Number.isInteger(x) && Number.isInteger(y) ? x - y : a < b ? -1 : a > b ? 1 : 0
+}
+
 /**
  * A child resource: read for the parents that changed this run (`changed`, known once the streams they come
  * from have ended), and for every live parent on a periodic full pass (what the API cannot signal: a note does
- * not touch its order, a term not its attribute). Children of parents that are gone are marked deleted.
+ * not touch its order, a term not its attribute). A full pass checkpoints each batch of parents with its rows,
+ * so a pass that stops resumes after the last parent it stored. Children of parents that are gone are marked deleted.
  */
 export const children = (
   name: ResourceName,
   parents: Effect.Effect<ReadonlyArray<string>, StreamError, StreamNeeds>
 ): Run<Effect.Effect<Iterable<string | number>>> => (ctx, changed) =>
   Effect.gen(function*() {
-    const live = yield* parents
+    const live = [...(yield* parents)].sort(byKey)
     const state = yield* SyncState
-    const full = yield* state.fullPassDue(name, ctx.childrenFullPassHours, ctx.upper)
+    const pass = yield* state.passProgress(name)
+    const due = Option.isSome(pass) || (yield* state.fullPassDue(name, ctx.childrenFullPassHours, ctx.upper))
+    const startedAt = Option.match(pass, { onNone: () => ctx.upper, onSome: (p) => p.startedAt })
+    const rest = !due ? [] : Option.match(pass, { onNone: () => live, onSome: (p) => live.filter((key) => byKey(key, p.after) > 0) })
+    // The parents that changed, but those the pass reads anyway.
+    const skip = new Set(rest)
     const liveSet = new Set(live)
-    const scopes = full ? live : [...new Set([...(yield* changed)].map(String))].filter((key) => liveSet.has(key))
-    const refreshed = yield* refreshScopes(spec[name], scopes)
+    const recent = yield* refreshScopes(spec[name], [...new Set([...(yield* changed)].map(String))].filter((key) => liveSet.has(key) && !skip.has(key)))
+    const full = due
+      ? yield* refreshScopes(spec[name], rest, (batch) => state.savePassProgress(name, { startedAt, after: batch[batch.length - 1]! }))
+      : { written: 0, deleted: 0, changed: [] }
     const orphans = yield* retireOrphans(spec[name], live)
-    if (full) yield* state.fullPassDone(name, ctx.upper)
-    return counts(refreshed, orphans)
+    if (due) yield* state.fullPassDone(name, startedAt)
+    return { rows: recent.written + full.written, deleted: recent.deleted + full.deleted + orphans }
   })
 
 /** Live parents: rows of a sales table, or the top-level keys of a resource table. */

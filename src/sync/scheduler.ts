@@ -1,0 +1,121 @@
+import { Deferred, Effect, Either, Option, Ref } from "effect"
+import { StoreClient } from "../store-client/client.js"
+import { CATALOGUE, STREAMS, type StreamName } from "./catalogue.js"
+import { type Outputs, Progress, type RunContext, type StreamIO, type SyncRequest } from "./context.js"
+import { errorText, type StreamResult, unavailableReason } from "./errors.js"
+import { SyncState } from "./state.js"
+
+type Ended = Readonly<Record<StreamName, Deferred.Deferred<void>>>
+
+/** Each output starts empty, is written by its stream alone, and is read by the others once that stream has ended. */
+const streamIO = (ended: Ended) =>
+  Effect.gen(function*() {
+    const outputs = {
+      orders: yield* Ref.make<Outputs["orders"]>({ changed: new Set(), customers: new Set() }),
+      customers: yield* Ref.make<Outputs["customers"]>({ changed: new Set() }),
+      product_attributes: yield* Ref.make<Outputs["product_attributes"]>({ changed: [] }),
+      shipping_zones: yield* Ref.make<Outputs["shipping_zones"]>({ changed: [] })
+    }
+    return {
+      outputs,
+      inputs: {
+        orders: Effect.zipRight(Deferred.await(ended.orders), Ref.get(outputs.orders)),
+        customers: Effect.zipRight(Deferred.await(ended.customers), Ref.get(outputs.customers)),
+        product_attributes: Effect.zipRight(Deferred.await(ended.product_attributes), Ref.get(outputs.product_attributes)),
+        shipping_zones: Effect.zipRight(Deferred.await(ended.shipping_zones), Ref.get(outputs.shipping_zones))
+      }
+    } satisfies StreamIO
+  })
+
+/**
+ * Runs streams of the catalogue, each once every stream it runs after has ended (or is not selected); the store's
+ * other resources share STORE_CONCURRENCY slots. A stream reads another's output once that one has ended; a failing
+ * stream does not stop the others. The returned function runs some of the selected streams (a phase of the run).
+ */
+export const makeScheduler = (ctx: RunContext, request: SyncRequest, addRows: (n: number) => Effect.Effect<void>) =>
+  Effect.gen(function*() {
+    const store = yield* StoreClient
+    const state = yield* SyncState
+    const progress = yield* Progress
+    const slots = yield* Effect.makeSemaphore(store.concurrency)
+    const ended = Object.fromEntries(yield* Effect.forEach(STREAMS, (name) => Effect.map(Deferred.make<void>(), (d) => [name, d] as const))) as Ended
+    const selected = request.streams
+    for (const name of STREAMS) if (!selected.includes(name)) yield* Deferred.succeed(ended[name], undefined)
+    const io = yield* streamIO(ended)
+
+    const runOne = (name: StreamName) =>
+      Effect.gen(function*() {
+        const skipped = (yield* notDue(ctx, request, name)) ?? (yield* skipUnavailable(ctx, request, name))
+        if (skipped) return skipped
+        const t0 = Date.now()
+        yield* state.started(name, ctx.runId)
+        const outcome = yield* Effect.either(CATALOGUE[name].run(ctx, io))
+        const unavailable = yield* availability(ctx, request, name, outcome)
+        const error = Either.isLeft(outcome) && !unavailable ? failureText(name, outcome.left) : undefined
+        const counts = Either.isRight(outcome) ? outcome.right : { rows: 0, deleted: 0 }
+        yield* state.finished(name, counts.rows, error ?? null)
+        yield* addRows(counts.rows)
+        const result: StreamResult = { stream: name, ...counts, seconds: (Date.now() - t0) / 1000, ...(error ? { error } : {}), ...(unavailable ? { unavailable } : {}) }
+        yield* progress.streamDone(result)
+        return result
+      })
+    // A stream starts once those it runs after have ended; the other resources then wait for a slot too.
+    const schedule = (name: StreamName) =>
+      Effect.forEach(CATALOGUE[name].after, (before) => Deferred.await(ended[before]), { discard: true }).pipe(
+        Effect.zipRight(CATALOGUE[name].sales ? runOne(name) : slots.withPermits(1)(runOne(name))),
+        Effect.ensuring(Deferred.succeed(ended[name], undefined))
+      )
+
+    return (names: ReadonlyArray<StreamName>) => Effect.forEach(names, schedule, { concurrency: "unbounded" })
+  })
+
+/** Why a stream failed; one the user named that the store does not serve says so. */
+const failureText = (name: StreamName, e: unknown) => {
+  const reason = name === "orders" ? undefined : unavailableReason(e)
+  return reason === undefined ? errorText(e) : `the store does not serve this stream (${reason}); leave it out of --streams`
+}
+
+/** A plain sync runs a stream with a refresh interval only once that interval has passed since its last success. */
+const notDue = (ctx: RunContext, request: SyncRequest, name: StreamName) =>
+  Effect.gen(function*() {
+    const every = request.refreshHours[name] ?? CATALOGUE[name].every
+    if (request.named || every <= 0 || ctx.mode.kind === "backfill") return undefined
+    const refreshedAt = yield* Effect.flatMap(SyncState, (state) => state.refreshedAt(name))
+    if (refreshedAt === undefined || ctx.upper - refreshedAt >= every * 3600) return undefined
+    yield* Effect.logDebug(`${name}: not due (refreshed every ${every} h)`)
+    const result: StreamResult = { stream: name, rows: 0, deleted: 0, seconds: 0, skipped: `not due: refreshed every ${every} h` }
+    return result
+  })
+
+/**
+ * A stream found unavailable less than SHOPSYNC_UNAVAILABLE_RECHECK_HOURS ago is skipped without a request, unless
+ * the user named it (then it is tried again, and fails if the store still does not serve it).
+ */
+const skipUnavailable = (ctx: RunContext, request: SyncRequest, name: StreamName) =>
+  Effect.gen(function*() {
+    const known = yield* Effect.flatMap(SyncState, (state) => state.unavailable(name))
+    if (Option.isNone(known) || request.named || ctx.upper - known.value.checkedAt >= request.unavailableRecheckHours * 3600) return undefined
+    yield* Effect.logInfo(`${name}: skipped, the store does not serve it (${known.value.reason}); tried again ` +
+      `${request.unavailableRecheckHours} h after it was checked, or at once when named with --streams`)
+    const result: StreamResult = { stream: name, rows: 0, deleted: 0, seconds: 0, unavailable: known.value.reason }
+    return result
+  })
+
+/**
+ * Whether a stream's outcome shows it unavailable on this store (recorded, with one warning; orders are never
+ * unavailable: nothing else makes sense without them), or that a stream recorded unavailable is served again.
+ */
+const availability = (ctx: RunContext, request: SyncRequest, name: StreamName, outcome: Either.Either<unknown, unknown>) =>
+  Effect.gen(function*() {
+    const state = yield* SyncState
+    const reason = Either.isLeft(outcome) && name !== "orders" && !request.named ? unavailableReason(outcome.left) : undefined
+    if (reason === undefined) {
+      if (Either.isRight(outcome)) yield* Effect.zipRight(state.markAvailable(name), state.markRefreshed(name, ctx.upper))
+      return undefined
+    }
+    yield* Effect.logWarning(`${name}: unavailable on this store, skipped: ${reason}; tried again in ${request.unavailableRecheckHours} h, ` +
+      `or at once when named with --streams`)
+    yield* state.markUnavailable(name, { reason, checkedAt: ctx.upper })
+    return reason
+  })
+

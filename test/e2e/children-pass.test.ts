@@ -1,0 +1,59 @@
+// Per-parent passes (one request per order for its notes) are long on real stores: they checkpoint their progress,
+// and they run outside the run lock, so a cron run during one still brings the sales data current.
+import pg from "pg"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { manualClock } from "../../src/simulator/store/index.js"
+import { STREAMS } from "../../src/sync/catalogue.js"
+import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
+
+const notesRequests = (h: Harness) => h.sim.requests.filter((r) => /\/orders\/\d+\/notes/.test(new URL(r.url, "http://x").pathname)).length
+
+describe("a children pass", () => {
+  const clock = manualClock(Date.parse("2026-07-01T12:00:00Z"))
+  let h: Harness
+  beforeAll(async () => {
+    h = await makeHarness({ clock, data: { seed: 9, orders: 300, start: "2026-04-01", days: 30 } })
+  })
+  afterAll(() => h.close())
+
+  it("stopped mid-way, resumes after the last batch of orders it stored, reading each order's notes once", async () => {
+    const orders = h.sim.state.orders.length
+    h.sim.setFaults([{ kind: "503", pathPrefix: "/orders/", afterRequests: 120 }])
+    const failed = await h.sync({ streams: ["orders", "order_notes"], childrenFullPassHours: 24 }).then(() => "", (e: Error) => e.message)
+    expect(failed).toMatch(/order_notes: /)
+    const [progress] = await h.rows<{ after: string }>("SELECT details->'pass'->>'after' AS after FROM sync.state WHERE stream = 'order_notes'")
+    expect(Number(progress!.after)).toBeGreaterThan(0)
+
+    h.sim.setFaults([])
+    const before = notesRequests(h)
+    await h.sync({ streams: ["orders", "order_notes"], childrenFullPassHours: 24 })
+    const stored = h.sim.state.orders.filter((o) => o.id <= Number(progress!.after)).length
+    expect(notesRequests(h) - before).toBe(orders - stored)
+    const [notes] = await h.rows<{ n: number }>("SELECT count(*)::int AS n FROM store.order_notes WHERE store_id = $1 AND deleted_at IS NULL", [STORE_ID])
+    expect(notes!.n).toBe(h.sim.state.orders.reduce((n, o) => n + h.sim.state.notes.of(o.id).length, 0))
+    const [done] = await h.rows<{ pass: boolean; last: string | null }>(
+      "SELECT details ? 'pass' AS pass, details->>'lastFullPass' AS last FROM sync.state WHERE stream = 'order_notes'"
+    )
+    expect(done).toMatchObject({ pass: false, last: expect.any(String) })
+  })
+
+  it("holds no lock a cron run needs for the sales data: a run while another refreshes the other resources loads orders and leaves them", async () => {
+    const other = new pg.Client({ connectionString: h.dbUrl })
+    await other.connect()
+    try {
+      await other.query("SELECT pg_advisory_lock(hashtext('shopsync:resources'), hashtext($1))", [STORE_ID])
+      const order = h.sim.state.orders[0]!
+      clock.advance(60_000)
+      h.sim.state.updateOrder(order.id, { customer_note: "changed during a children pass" })
+      clock.advance(60_000)
+      const summary = await h.sync({ streams: STREAMS, named: false })
+      expect(summary!.streams.find((s) => s.stream === "orders")?.rows).toBe(1)
+      const left = summary!.streams.filter((s) => s.skipped === "another run is refreshing the other resources").map((s) => s.stream)
+      expect(left.sort()).toEqual(STREAMS.filter((name) => !["orders", "refunds", "products", "customers", "reports"].includes(name)).sort())
+      const [row] = await h.rows<{ note: string }>("SELECT doc->>'customer_note' AS note FROM store.orders WHERE id = $1", [order.id])
+      expect(row!.note).toBe("changed during a children pass")
+    } finally {
+      await other.end()
+    }
+  })
+})
