@@ -35,7 +35,8 @@ export const makeOAuth1Signer = (consumerKey: Redacted.Redacted<string>, consume
       }
       // The query goes in as decoded pairs: the library would read `+` in a URL as a plus, the store as a space.
       const signed = { url: `${url.origin}${url.pathname}`, method: request.method, data: Object.fromEntries(url.searchParams) }
-      const oauth_signature = oauth.getSignature(signed, undefined, data)
+      // The library merges the query into the object it is given: it gets a copy.
+      const oauth_signature = oauth.getSignature(signed, undefined, { ...data })
       return HttpClientRequest.appendUrlParams(request, { ...data, oauth_signature })
     })
 }
