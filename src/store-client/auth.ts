@@ -63,5 +63,3 @@ export const makeStoreAuth = (settings: StoreSettings) =>
       maySign: choice === "auto" && plainHttp
     }
   })
-
-export type StoreAuth = Effect.Effect.Success<ReturnType<typeof makeStoreAuth>>

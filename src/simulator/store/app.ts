@@ -8,12 +8,12 @@ import { HttpError } from "../http/errors.ts"
 import type { FaultInjector } from "../http/faults.ts"
 import { type Reply, writeReply } from "../http/reply.ts"
 import type { Params, Router } from "../http/router.ts"
-import type { StoreAuthenticator } from "./auth.ts"
+import { cannotView, type StoreAuthenticator } from "./auth.ts"
 import type { SimClock } from "./clock.ts"
 import { noRoute, wcError } from "./rest/errors.ts"
 import { ParamReader } from "./rest/params.ts"
 import type { RenderContext } from "./rest/render.ts"
-import { forbidden, type RouteAvailability, underAny } from "./routes.ts"
+import { type RouteAvailability, underAny } from "./routes.ts"
 import type { StoreState } from "./state.ts"
 
 export const API_ROOT = "/wp-json/wc/v3"
@@ -94,7 +94,7 @@ export const createRequestHandler = (app: AppOptions) => {
       const body = parseJsonBody(await readBody(req))
       const match = path === undefined || underAny(path, app.routes.disabled) ? undefined : app.router.match(method, path)
       if (match === undefined) throw noRoute()
-      if (underAny(path!, app.routes.forbidden)) throw forbidden()
+      if (underAny(path!, app.routes.forbidden)) throw cannotView()
       const apiUrl = app.apiUrl()
       // Every route takes `context`; the reports narrow it further to view.
       const contextArg = ParamReader.of(url.searchParams, body)

@@ -23,7 +23,7 @@ export interface StoreAuthOptions {
 
 const authError = (message: string) => wcError(401, "woocommerce_rest_authentication_error", message)
 
-/** What WooCommerce answers a request it read no credentials from: the route's permission check fails. */
+/** What WooCommerce answers a request it read no credentials from, or whose key's user lacks the capability. */
 export const cannotView = () => wcError(401, "woocommerce_rest_cannot_view", "Sorry, you cannot list resources.")
 
 const isForwardedHttps = (req: IncomingMessage): boolean => {

@@ -4,7 +4,6 @@
 import type { Router } from "../http/router.ts"
 import type { Handler } from "./app.ts"
 import { json } from "../http/reply.ts"
-import { wcError } from "./rest/errors.ts"
 
 export interface RouteAvailability {
   /** Route prefixes the store lacks, e.g. "/webhooks": the prefix and everything below it answer 404 rest_no_route. */
@@ -23,8 +22,6 @@ export const underAny = (path: string, prefixes: ReadonlyArray<string> = []): bo
     return p === q || p.startsWith(`${q}/`)
   })
 }
-
-export const forbidden = () => wcError(401, "woocommerce_rest_cannot_view", "Sorry, you cannot list resources.")
 
 /** A router pattern as WordPress writes the route: `/orders/:id` → `/wc/v3/orders/(?P<id>[\d]+)`. */
 const routeKey = (pattern: string): string =>
