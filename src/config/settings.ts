@@ -14,7 +14,16 @@ export interface StoreSettings {
   readonly requestTimeoutMs: number
   /** Requests in flight at once; long walks are split into this many slices walked together. */
   readonly concurrency: number
+  /** STORE_AUTH: how the key travels (absent: auto). */
+  readonly auth?: StoreAuth
 }
+
+/**
+ * auto: HTTP Basic over HTTPS; over plain HTTP, Basic until the store says it saw no credentials, then OAuth 1.0a.
+ * basic: HTTP Basic always. oauth1: OAuth 1.0a signatures always. query: key and secret as query parameters (HTTPS only).
+ */
+export const STORE_AUTH_CHOICES = ["auto", "basic", "oauth1", "query"] as const
+export type StoreAuth = (typeof STORE_AUTH_CHOICES)[number]
 
 /**
  * A variable whose value is checked: `Config.validate` on `Config.string(name)` (or integer) fails with an empty path (the
@@ -47,6 +56,22 @@ const apiUrl = named(
   )
 )
 
+const storeAuth = named(
+  "STORE_AUTH",
+  Config.string().pipe(
+    Config.map((s) => s.trim().toLowerCase()),
+    Config.withDefault("auto"),
+    Config.validate({
+      message: `STORE_AUTH must be one of ${STORE_AUTH_CHOICES.join(", ")} (auto: HTTP Basic over HTTPS, OAuth 1.0a over plain HTTP when Basic is not read)`,
+      validation: (s): s is StoreAuth => (STORE_AUTH_CHOICES as ReadonlyArray<string>).includes(s)
+    })
+  )
+)
+
+/** Query-string keys end up in proxies' and servers' logs in clear over plain HTTP: refused there. */
+const queryAuthNeedsHttps = (s: StoreSettings): boolean =>
+  s.auth !== "query" || s.apiUrl.startsWith("https://")
+
 export const storeIdConfig = named(
   "STORE_ID",
   Config.string().pipe(
@@ -64,8 +89,15 @@ export const storeSettingsConfig: Config.Config<StoreSettings> = Config.all({
   settleSeconds: wholeNumber("STORE_SETTLE_SECONDS", 2, { min: 0 }),
   maxAttempts: wholeNumber("STORE_MAX_ATTEMPTS", 8, { min: 1 }),
   requestTimeoutMs: wholeNumber("STORE_REQUEST_TIMEOUT_MS", 60_000, { min: 1_000, max: 600_000 }),
-  concurrency: wholeNumber("STORE_CONCURRENCY", 4, { min: 1, max: 16 })
-})
+  concurrency: wholeNumber("STORE_CONCURRENCY", 4, { min: 1, max: 16 }),
+  auth: storeAuth
+}).pipe(
+  Config.validate({
+    message: "STORE_AUTH=query sends the consumer key and secret in the URL and needs an https:// STORE_API_URL; " +
+      "over plain HTTP use STORE_AUTH=auto or oauth1 (OAuth 1.0a signatures keep the secret out of the request)",
+    validation: queryAuthNeedsHttps
+  })
+)
 
 /** Hours between two passes over everything (0: every run); fractions allowed. */
 const hours = (name: string, fallback: number) =>

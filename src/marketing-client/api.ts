@@ -4,6 +4,7 @@ import { Clock, Context, Data, Effect, Layer, Redacted, Ref } from "effect"
 import type { MarketingSettings } from "../config/settings.js"
 import { type Answer, send, type TransportFailed, UnusableAnswer } from "../http-client/send.js"
 import { isTransientStatus } from "../http-client/retry-after.js"
+import { USER_AGENT } from "../http-client/user-agent.js"
 import { type MarketingError, MarketingAuthFailed, MarketingRequestFailed, MarketingUnreachable } from "./errors.js"
 import { marketingRetryPolicy, marketingSchedule, type RetryPolicy, serverWaitMs, serviceMessage } from "./http.js"
 import { TokenService } from "./token.js"
@@ -40,7 +41,7 @@ const bearerOf = (request: HttpClientRequest.HttpClientRequest): Redacted.Redact
 }
 
 const toRequest = (method: Method, url: string, options: CallOptions) => {
-  let request = HttpClientRequest.make(method)(url).pipe(HttpClientRequest.acceptJson)
+  let request = HttpClientRequest.make(method)(url).pipe(HttpClientRequest.acceptJson, HttpClientRequest.setHeader("user-agent", USER_AGENT))
   if (options.query) request = HttpClientRequest.setUrlParams(request, options.query)
   if (options.json !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, options.json)
   return request

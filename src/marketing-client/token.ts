@@ -4,6 +4,7 @@ import { Clock, Context, Effect, Either, Layer, Option, Redacted, Ref, Synchroni
 import type { MarketingSettings } from "../config/settings.js"
 import { isTransientStatus } from "../http-client/retry-after.js"
 import { type Answer, send, type TransportFailed, UnusableAnswer } from "../http-client/send.js"
+import { USER_AGENT } from "../http-client/user-agent.js"
 import { type MarketingError, MarketingAuthFailed, MarketingRequestFailed, MarketingResponseInvalid, MarketingUnreachable } from "./errors.js"
 import { marketingRetryPolicy, marketingSchedule, type RetryPolicy, serverWaitMs, serviceMessage } from "./http.js"
 import { decode, TokenAnswer } from "./schemas.js"
@@ -86,7 +87,8 @@ export const makeTokenService = (settings: MarketingSettings, policy: RetryPolic
         client_id: Redacted.value(settings.clientId),
         client_secret: Redacted.value(settings.clientSecret)
       }),
-      HttpClientRequest.acceptJson
+      HttpClientRequest.acceptJson,
+      HttpClientRequest.setHeader("user-agent", USER_AGENT)
     )
 
     const attempt = Ref.update(requests, (n) => n + 1).pipe(

@@ -1,5 +1,8 @@
 import { Data } from "effect"
 
+/** Messages are one paragraph: whatever a server said is folded onto one line. */
+export const oneLine = (text: string): string => text.replace(/\s+/g, " ").trim()
+
 /** The store answered with a status that retrying cannot fix, or kept failing until retries ran out. */
 export class StoreRequestFailed extends Data.TaggedError("StoreRequestFailed")<{
   readonly method: string
@@ -11,7 +14,7 @@ export class StoreRequestFailed extends Data.TaggedError("StoreRequestFailed")<{
 }> {
   override get message() {
     const what = this.code ? `${this.status} ${this.code}` : `${this.status}`
-    const said = this.storeMessage ? `: ${this.storeMessage}` : ""
+    const said = this.storeMessage ? `: ${oneLine(this.storeMessage)}` : ""
     const tries = this.attempts > 1 ? ` after ${this.attempts} attempts` : ""
     const hint = this.code === "rest_no_route" ? "; check STORE_API_URL (the API root, ending in /wp-json/wc/v3)" : ""
     return `the store answered ${what}${said} to ${this.method} ${this.url}${tries}${hint}`
@@ -26,16 +29,36 @@ export class StoreRequestFailed extends Data.TaggedError("StoreRequestFailed")<{
 export const isGone = (e: unknown): e is StoreRequestFailed =>
   e instanceof StoreRequestFailed && e.status === 404 && e.code !== undefined && e.code !== "rest_no_route"
 
-/** 401/403: credentials are wrong or lack permission; retrying would not help. */
+/**
+ * Why the store refused (see auth-answer.ts for how the answer is read): `rejected` the key or secret (or the
+ * signature) is wrong; `no-credentials` the store saw none; `permission` the key was read but its user may not
+ * read this route.
+ */
+export type AuthRefusal = "rejected" | "no-credentials" | "permission"
+
+/** 401/403: the key is wrong, did not reach the store, or lacks permission; retrying would not help. */
 export class StoreAuthFailed extends Data.TaggedError("StoreAuthFailed")<{
   readonly url: string
   readonly status: number
   readonly code: string | undefined
   readonly storeMessage: string | undefined
+  readonly reason: AuthRefusal
+  /** What to change, when the situation (transport, STORE_AUTH) tells. */
+  readonly hint: string | undefined
 }> {
   override get message() {
-    return `the store rejected the consumer key (${this.status}${this.code ? ` ${this.code}` : ""}` +
-      `${this.storeMessage ? `: ${this.storeMessage}` : ""}) on ${this.url}; check STORE_CONSUMER_KEY and STORE_CONSUMER_SECRET`
+    const answer = `${this.status}${this.code ? ` ${this.code}` : ""}${this.storeMessage ? `: ${oneLine(this.storeMessage)}` : ""}`
+    const hint = this.hint ? `; ${this.hint}` : ""
+    switch (this.reason) {
+      case "no-credentials":
+        return `the store saw no credentials (the server may drop the Authorization header; see STORE_AUTH): ` +
+          `it answered ${answer} on ${this.url}${hint}`
+      case "permission":
+        return `the consumer key may not read ${this.url} (${answer}): its user lacks the capability ` +
+          `(settings, system status, webhooks and reports need manage_woocommerce)${hint}`
+      case "rejected":
+        return `the store rejected the consumer key (${answer}) on ${this.url}; check STORE_CONSUMER_KEY and STORE_CONSUMER_SECRET${hint}`
+    }
   }
 }
 
@@ -47,7 +70,57 @@ export class StoreUnreachable extends Data.TaggedError("StoreUnreachable")<{
   readonly attempts: number
 }> {
   override get message() {
-    return `could not reach the store at ${this.method} ${this.url} after ${this.attempts} attempts (${this.reason}); check STORE_API_URL and the network`
+    return `could not reach the store at ${this.method} ${this.url} after ${this.attempts} attempts (${oneLine(this.reason)}); check STORE_API_URL and the network`
+  }
+}
+
+/** The TLS handshake failed for a reason no retry changes (see http-client/tls.ts). */
+export class StoreTlsFailed extends Data.TaggedError("StoreTlsFailed")<{
+  readonly url: string
+  /** The system error code, e.g. ERR_SSL_WRONG_VERSION_NUMBER or DEPTH_ZERO_SELF_SIGNED_CERT. */
+  readonly code: string
+  readonly problem: "protocol" | "certificate"
+}> {
+  override get message() {
+    return this.problem === "protocol"
+      ? `no TLS session with the store at ${this.url} (${this.code}): the server does not speak HTTPS on that port; ` +
+        `check STORE_API_URL (an https:// address on a plain-HTTP port, or the wrong port)`
+      : `the store's TLS certificate is not trusted at ${this.url} (${this.code}); check the host in STORE_API_URL, ` +
+        `give the store a certificate from a public authority, or trust its authority with NODE_EXTRA_CA_CERTS=/path/to/ca.pem`
+  }
+}
+
+/** A first answer that is not the API: a web page where JSON was expected (the site, not its API root). */
+export class StoreNotApi extends Data.TaggedError("StoreNotApi")<{
+  readonly url: string
+  readonly status: number
+  /** The page's title, when it has one. */
+  readonly title: string | undefined
+  /** The API root to try instead. */
+  readonly suggestion: string
+}> {
+  override get message() {
+    const page = this.title ? `an HTML page ("${oneLine(this.title)}")` : "an HTML page"
+    return `STORE_API_URL points at the site, not its API root: GET ${this.url} answered ${this.status} with ${page} ` +
+      `instead of JSON; set STORE_API_URL to the API root, usually ${this.suggestion}`
+  }
+}
+
+/** A redirect: not followed (credentials must not travel to wherever it points), the address to use named. */
+export class StoreRedirected extends Data.TaggedError("StoreRedirected")<{
+  readonly url: string
+  readonly status: number
+  /** The Location header, resolved and with credentials masked; undefined when the answer had none. */
+  readonly location: string | undefined
+  /** The API root the redirect points to, when it can be told. */
+  readonly suggestion: string | undefined
+}> {
+  override get message() {
+    const where = this.location ? ` to ${this.location}` : " without a Location"
+    const fix = this.suggestion
+      ? `set STORE_API_URL=${this.suggestion}`
+      : "set STORE_API_URL to the address the API answers on without redirecting"
+    return `the store redirects (${this.status})${where} from GET ${this.url}; shopsync does not follow redirects: ${fix}`
   }
 }
 
@@ -61,4 +134,11 @@ export class StoreDocumentInvalid extends Data.TaggedError("StoreDocumentInvalid
   }
 }
 
-export type StoreError = StoreRequestFailed | StoreAuthFailed | StoreUnreachable | StoreDocumentInvalid
+export type StoreError =
+  | StoreRequestFailed
+  | StoreAuthFailed
+  | StoreUnreachable
+  | StoreTlsFailed
+  | StoreNotApi
+  | StoreRedirected
+  | StoreDocumentInvalid

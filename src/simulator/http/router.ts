@@ -14,6 +14,7 @@ const decode = (segment: string): string => {
 
 interface Entry<H> {
   method: string
+  pattern: string
   regex: RegExp
   names: string[]
   handler: H
@@ -28,8 +29,13 @@ export class Router<H> {
       names.push((digits ?? any)!)
       return digits !== undefined ? "(\\d+)" : "([^/]+)"
     })
-    this.entries.push({ method, regex: new RegExp(`^${source}/?$`, "i"), names, handler })
+    this.entries.push({ method, pattern, regex: new RegExp(`^${source}/?$`, "i"), names, handler })
     return this
+  }
+
+  /** Every route added, in order: its method and its pattern as given to `add`. */
+  routes(): ReadonlyArray<{ method: string; pattern: string }> {
+    return this.entries.map(({ method, pattern }) => ({ method, pattern }))
   }
 
   match(method: string, path: string): { handler: H; params: Params } | undefined {

@@ -19,6 +19,8 @@ export interface RequestRecord {
   status: number
   /** The request carried `access_token` in its query string (accepted, but URLs end up in logs). */
   hadTokenInUrl: boolean
+  /** The User-Agent header as sent. */
+  userAgent: string | undefined
 }
 
 export interface MarketingSimulator {

@@ -102,6 +102,7 @@ export const startServer = async (options: ResolvedOptions): Promise<MarketingSi
       url: req.url ?? "/",
       status: 0,
       hadTokenInUrl: url.searchParams.has("access_token"),
+      userAgent: req.headers["user-agent"],
     }
     requests.push(record)
 

@@ -3,16 +3,17 @@
 // Requests to the storefront API (/wp-json/wc/store/...) skip the REST API's key authentication and go to the
 // storefront handler, which is public like WooCommerce's Store API.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http"
-import { sameSecret, readBasicAuth } from "../http/basic-auth.ts"
 import { readBody } from "../http/body.ts"
 import { HttpError } from "../http/errors.ts"
 import type { FaultInjector } from "../http/faults.ts"
 import { type Reply, writeReply } from "../http/reply.ts"
 import type { Params, Router } from "../http/router.ts"
+import { cannotView, type StoreAuthenticator } from "./auth.ts"
 import type { SimClock } from "./clock.ts"
 import { noRoute, wcError } from "./rest/errors.ts"
 import { ParamReader } from "./rest/params.ts"
 import type { RenderContext } from "./rest/render.ts"
+import { type RouteAvailability, underAny } from "./routes.ts"
 import type { StoreState } from "./state.ts"
 
 export const API_ROOT = "/wp-json/wc/v3"
@@ -42,6 +43,7 @@ export interface RequestInfo {
   method: string
   path: string
   query: URLSearchParams
+  headers: IncomingHttpHeaders
 }
 
 export interface LoggedRequest {
@@ -54,23 +56,13 @@ export interface AppOptions {
   router: Router<Handler>
   state: StoreState
   clock: SimClock
-  consumerKey: string
-  consumerSecret: string
+  auth: StoreAuthenticator
+  routes: RouteAvailability
   faults: FaultInjector
   onRequest: ((info: RequestInfo) => void | Promise<void>) | undefined
   log: LoggedRequest[]
   apiUrl: () => string
   storefront?: StorefrontHandler
-}
-
-const authenticate = (req: IncomingMessage, query: URLSearchParams, key: string, secret: string): void => {
-  const basic = readBasicAuth(req.headers.authorization)
-  const user = basic?.user ?? query.get("consumer_key") ?? undefined
-  const password = basic?.password ?? query.get("consumer_secret") ?? ""
-  const fail = (message: string) => wcError(401, "woocommerce_rest_authentication_error", message)
-  if (user === undefined || user === "") throw fail("Consumer key is missing.")
-  if (!sameSecret(user, key)) throw fail("Consumer key is invalid.")
-  if (!sameSecret(password, secret)) throw fail("Consumer secret is invalid.")
 }
 
 const parseJsonBody = (text: string): Record<string, unknown> => {
@@ -95,13 +87,14 @@ export const createRequestHandler = (app: AppOptions) => {
   const answer = async (req: IncomingMessage, url: URL, path: string | undefined): Promise<Reply> => {
     const method = req.method ?? "GET"
     try {
-      await app.onRequest?.({ method, path: path ?? url.pathname, query: url.searchParams })
+      await app.onRequest?.({ method, path: path ?? url.pathname, query: url.searchParams, headers: req.headers })
       const storePath = storefrontPath(url.pathname)
       if (storePath !== undefined && app.storefront !== undefined) return await app.storefront(req, url, storePath, await readBody(req))
-      authenticate(req, url.searchParams, app.consumerKey, app.consumerSecret)
+      app.auth.check(req, url)
       const body = parseJsonBody(await readBody(req))
-      const match = path === undefined ? undefined : app.router.match(method, path)
+      const match = path === undefined || underAny(path, app.routes.disabled) ? undefined : app.router.match(method, path)
       if (match === undefined) throw noRoute()
+      if (underAny(path!, app.routes.forbidden)) throw cannotView()
       const apiUrl = app.apiUrl()
       // Every route takes `context`; the reports narrow it further to view.
       const contextArg = ParamReader.of(url.searchParams, body)

@@ -3,6 +3,7 @@
 import { FaultInjector, type FaultRule } from "../http/faults.ts"
 import { Router } from "../http/router.ts"
 import { listen } from "../http/server.ts"
+import { StoreAuthenticator, type StoreAuthOptions } from "./auth.ts"
 import { API_ROOT, STORE_API_ROOT, type Handler, type LoggedRequest, type RequestInfo, createRequestHandler } from "./app.ts"
 import { registerAttributes } from "./taxonomy/attributes.ts"
 import { registerCategories } from "./taxonomy/categories.ts"
@@ -23,6 +24,7 @@ import { CHECKOUT_RATE_LIMIT_SETTING } from "./settings/settings-catalog.ts"
 import { registerSettings } from "./settings/settings.ts"
 import { registerShippingClasses } from "./taxonomy/shipping-classes.ts"
 import { registerShippingZones } from "./shipping/shipping-zones.ts"
+import { registerIndex, type RouteAvailability } from "./routes.ts"
 import { StoreState } from "./state.ts"
 import type { StorefrontRateLimitOptions } from "./storefront/storefront-limit.ts"
 import { createStorefront } from "./storefront/storefront.ts"
@@ -33,6 +35,8 @@ import { WebhookDelivery } from "./webhooks/webhook-delivery.ts"
 import { registerWebhooks } from "./webhooks/webhooks.ts"
 
 export type { FaultKind, FaultRule } from "../http/faults.ts"
+export type { StoreAuthOptions } from "./auth.ts"
+export type { RouteAvailability } from "./routes.ts"
 export type { SimClock } from "./clock.ts"
 export type { GenerateOptions } from "./generate/generate.ts"
 export type { StoreData } from "./model.ts"
@@ -68,6 +72,13 @@ export interface StoreSimulatorOptions {
   onRequest?: (info: RequestInfo) => void | Promise<void>
   /** The storefront API's rate limiter (seed part 2 §8); off unless `enabled`. */
   storefrontRateLimit?: StorefrontRateLimitOptions
+  /**
+   * How strictly keys are read (default: Basic and query keys over any transport). OAuth 1.0a signatures are
+   * always verified, timestamp and nonce included, as WooCommerce does over any transport.
+   */
+  auth?: StoreAuthOptions
+  /** Routes the store lacks or the key may not read (default: every route, for everyone). */
+  routes?: RouteAvailability
   /** The advanced feature limiting storefront checkout to 3 requests per 60 s (the setting of the same name); default false. */
   checkoutRateLimit?: boolean
 }
@@ -115,6 +126,7 @@ export const startStoreSimulator = async (options: StoreSimulatorOptions = {}): 
   registerShippingZones(router)
   registerSystemTools(router)
   registerWebhooks(router)
+  registerIndex(router, options.routes?.disabled ?? [])
   if (options.checkoutRateLimit === true) state.settings.set("advanced", CHECKOUT_RATE_LIMIT_SETTING, "yes")
 
   const faults = new FaultInjector(options.faults ?? [], { errorBody: errorBodyFor, nowMs: () => clock.now() })
@@ -125,8 +137,8 @@ export const startStoreSimulator = async (options: StoreSimulatorOptions = {}): 
       router,
       state,
       clock,
-      consumerKey: options.consumerKey ?? "ck_demo",
-      consumerSecret: options.consumerSecret ?? "cs_demo",
+      auth: new StoreAuthenticator(options.consumerKey ?? "ck_demo", options.consumerSecret ?? "cs_demo", clock, options.auth),
+      routes: options.routes ?? {},
       faults,
       onRequest: options.onRequest,
       log: requests,
