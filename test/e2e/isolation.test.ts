@@ -52,4 +52,15 @@ describe("the sync command when part of the store fails or is missing", () => {
     expect(sent).toBe(derived)
   })
 
+  it("a store serving only the sales routes: a plain sync exits 0, pushes every contact, and warns once per stream it cannot read", async () => {
+    const { env, contacts } = await setUp(`${STORE_ID}-2`, { routes: { disabled: ["/webhooks", "/taxes", "/shipping"], forbidden: ["/settings", "/system_status"] } })
+    const run = await runCli(["sync"], env)
+    expect(run.code).toBe(0)
+    expect(run.stderr.match(/webhooks: unavailable on this store, skipped/g)).toHaveLength(1)
+    expect(run.stderr.match(/settings: unavailable on this store, skipped/g)).toHaveLength(1)
+    expect(run.stdout).toMatch(/webhooks\s+0\s+0\s+[\d.]+\s+unavailable on this store/)
+    const { derived, sent } = await contacts()
+    expect(derived).toBeGreaterThan(0)
+    expect(sent).toBe(derived)
+  })
 })
