@@ -95,7 +95,7 @@ const skipUnavailable = (ctx: RunContext, request: SyncRequest, name: StreamName
   Effect.gen(function*() {
     const known = yield* Effect.flatMap(SyncState, (state) => state.unavailable(name))
     if (Option.isNone(known) || request.named || ctx.upper - known.value.checkedAt >= request.unavailableRecheckHours * 3600) return undefined
-    yield* Effect.logInfo(`${name}: skipped, the store does not serve it (${known.value.reason}); tried again ` +
+    yield* Effect.logDebug(`${name}: skipped, the store does not serve it (${known.value.reason}); tried again ` +
       `${request.unavailableRecheckHours} h after it was checked, or at once when named with --streams`)
     const result: StreamResult = { stream: name, rows: 0, deleted: 0, seconds: 0, unavailable: known.value.reason }
     return result
