@@ -30,7 +30,7 @@ export interface QuarantineRepo {
   readonly held: (stream: string) => Effect.Effect<ReadonlyArray<HeldKey>, SqlError>
   /** Notes that these documents were stored without their NUL characters. */
   readonly noteCleaned: (stream: string, ids: ReadonlyArray<string>) => Effect.Effect<void, SqlError>
-  /** Every quarantined document of the store, oldest first. */
+  /** Every quarantined document of the store by stream, oldest first; reasons on one line, cut at 120 characters. */
   readonly list: Effect.Effect<ReadonlyArray<HeldRow>, SqlError>
   /** Documents stored without their NULs, per stream. */
   readonly cleanedCounts: Effect.Effect<ReadonlyArray<typeof CleanedCount.Type>, SqlError>
@@ -71,7 +71,7 @@ export const makeQuarantineRepo = (sql: SqlClient.SqlClient, storeId: string): Q
     held: (stream) => sql`SELECT id, path FROM sync.quarantine WHERE store_id = ${storeId} AND stream = ${stream} ORDER BY first_seen, id`.pipe(decode(HeldKey)),
     noteCleaned,
     list: sql`
-      SELECT stream, id, kind, reason, attempts, to_char(first_seen AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS first_seen
+      SELECT stream, id, kind, left(regexp_replace(reason, '[[:space:]]+', ' ', 'g'), 120) AS reason, attempts, to_char(first_seen AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS first_seen
       FROM sync.quarantine WHERE store_id = ${storeId} ORDER BY stream, first_seen, id`.pipe(decode(HeldRow)),
     cleanedCounts: sql`SELECT stream, count(*)::integer AS documents FROM sync.cleaned WHERE store_id = ${storeId} GROUP BY stream ORDER BY stream`.pipe(
       decode(CleanedCount))
