@@ -9,7 +9,7 @@ import { mayHoldNul, type Screened, screener } from "../../warehouse/screen.js"
 import type { Outputs, RunContext } from "../context.js"
 import { SyncState } from "../state.js"
 import { existsOrNotFound } from "./orders.js"
-import { retryQuarantined } from "./quarantined.js"
+import { heldBefore, retryQuarantined } from "./quarantined.js"
 
 const PATH = "/customers"
 /** Every role: the API's default lists only `customer`, leaving out subscribers, staff and shops' own roles. */
@@ -60,8 +60,9 @@ export const syncCustomers = (ctx: RunContext, orders: Effect.Effect<Outputs["or
   Effect.gen(function*() {
     const state = yield* SyncState
     const due = ctx.mode.kind === "backfill" || (yield* state.fullPassDue("customers", ctx.customersFullScanHours, ctx.upper))
+    const held = yield* heldBefore("customers")
     const retry = retryQuarantined("customers", Customer, (page) =>
-      Effect.map(loadChanged(ctx, output, page, page.docs.length, true), ({ refused }) => refused))
+      Effect.map(loadChanged(ctx, output, page, page.docs.length, true), ({ refused }) => refused), held)
     if (!due) {
       const rows = yield* Effect.flatMap(orders, (o) => byId(ctx, output, o.customers))
       return { rows: rows + (yield* retry).length, deleted: 0 }

@@ -5,7 +5,7 @@ import { Loader, type LoadKind } from "../../warehouse/loader.js"
 import type { RunContext } from "../context.js"
 import { walkStream } from "../slices.js"
 import type { Doc, WalkPage } from "../walk.js"
-import { retryQuarantined } from "./quarantined.js"
+import { heldBefore, retryQuarantined } from "./quarantined.js"
 import { createdWindow } from "./window.js"
 
 /** A resource read as listings (status any, then trash), each with its own cursor under its own state key. */
@@ -28,6 +28,7 @@ export const walkListings = <A extends Doc>(ctx: RunContext, spec: Listings<A>, 
   Effect.gen(function*() {
     const onPage = (page: WalkPage<A>) =>
       onDocs(page.docs).pipe(Effect.zipRight(ctx.progress.page(spec.name, page.docs.length, page.total)))
+    const held = yield* heldBefore(spec.kind)
     let rows = 0
     for (const listing of spec.listings) {
       const walk = { path: spec.path, params: listing.params, kind: spec.kind, schema: spec.schema }
@@ -36,7 +37,7 @@ export const walkListings = <A extends Doc>(ctx: RunContext, spec: Listings<A>, 
         : walkStream({ ...walk, field: spec.field }, { stream: listing.stream, upper: ctx.upper, onPage }))
     }
     const [sql, loader] = yield* Effect.all([SqlClient.SqlClient, Loader])
-    const landed = yield* retryQuarantined(spec.kind, spec.schema, (page) => sql.withTransaction(loader.load({ kind: spec.kind, ...page })))
+    const landed = yield* retryQuarantined(spec.kind, spec.schema, (page) => sql.withTransaction(loader.load({ kind: spec.kind, ...page })), held)
     if (landed.length > 0) yield* onDocs(landed)
     return rows + landed.length
   })

@@ -2,6 +2,7 @@ import { Effect, Either, Option, Schema } from "effect"
 import { StoreClient } from "../../store-client/client.js"
 import { isGone } from "../../store-client/errors.js"
 import { Loader, type LoadKind } from "../../warehouse/loader.js"
+import type { HeldKey } from "../../warehouse/quarantine.js"
 import { screener, type Screened } from "../../warehouse/screen.js"
 import type { Doc } from "../walk.js"
 
@@ -12,8 +13,12 @@ const withParent = (doc: unknown, path: string): unknown => {
   return { ...doc, parent_id: Number(parent) }
 }
 
+/** The resource's quarantined documents when a stream starts: what its retry reads at its end. */
+export const heldBefore = (kind: LoadKind) => Effect.flatMap(Loader, (loader) => loader.held(kind))
+
 /**
- * Reads a resource's quarantined documents again, each by its own GET: the store's 404 releases one (it is gone),
+ * Reads a resource's quarantined documents again (those `before` names that are still there: the run's own finds
+ * were just read), each by its own GET: the store's 404 releases one (it is gone),
  * and the rest are screened and handed to `land`, which loads the ones that fit now (they then leave the quarantine)
  * and quarantines the others once more (returning their ids). A read that fails otherwise leaves its document
  * for the next run. Returns the documents that landed.
@@ -21,11 +26,13 @@ const withParent = (doc: unknown, path: string): unknown => {
 export const retryQuarantined = <A extends Doc, E, R>(
   kind: LoadKind,
   schema: Schema.Schema<A, any>,
-  land: (screened: Screened<A>) => Effect.Effect<ReadonlyArray<string>, E, R>
+  land: (screened: Screened<A>) => Effect.Effect<ReadonlyArray<string>, E, R>,
+  before: ReadonlyArray<HeldKey>
 ) =>
   Effect.gen(function*() {
     const [store, loader] = yield* Effect.all([StoreClient, Loader])
-    const held = (yield* loader.held(kind)).flatMap((h) => (h.path === null ? [] : [{ id: h.id, path: h.path }]))
+    const known = new Set(before.map((h) => h.id))
+    const held = (yield* loader.held(kind)).flatMap((h) => (h.path === null || !known.has(h.id) ? [] : [{ id: h.id, path: h.path }]))
     if (held.length === 0) return []
     const read = yield* Effect.forEach(held, (h) =>
       store.get(h.path, {}, Schema.Unknown).pipe(
