@@ -125,7 +125,8 @@ const next = <A extends Doc>(pages: ReadonlyArray<WalkPage<A>>, step: Option.Opt
 const readRange = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range, cursor: Cursor | null) => {
   const screen = screener(spec.kind, spec.schema)
   const position = positionOf(spec.field)
-  return Effect.flatMap(store.list(spec.path, rangeParams(spec, store, cursor, range.upper), Schema.Unknown), (page): Effect.Effect<Next<A>, StoreDocumentInvalid> => {
+  const request = store.list(spec.path, rangeParams(spec, store, cursor, range.upper), Schema.Unknown)
+  return Effect.flatMap(request, (page): Effect.Effect<Next<A>, StoreDocumentInvalid> => {
     const { items } = page
     if (items.length === 0) return Effect.succeed(next([], Option.none()))
     const placed = items.map((item) => ({ item, at: position(item) }))
@@ -169,7 +170,9 @@ const readSecond = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range
     }, Schema.Unknown)
     const firstTotal = step.firstTotal ?? page.total
     const stable = step.stable && page.total === firstTotal
-    const { docs, rejected, cleaned } = screener(spec.kind, spec.schema)(page.items.filter((d) => (idNumber(d) ?? Infinity) > done), mayHoldNul(page.json))
+    // A row without an id cannot be placed before `done`: it is screened (and set aside) with the rest.
+    const unread = page.items.filter((d) => (idNumber(d) ?? Infinity) > done)
+    const { docs, rejected, cleaned } = screener(spec.kind, spec.schema)(unread, mayHoldNul(page.json))
     const read: WalkPage<A> = { docs, rejected, cleaned, cursor: step.cursor, total: page.total, json: undefined, last: false }
     if (page.items.length === store.perPage) return next([read], Option.some({ ...step, pageNo: step.pageNo + 1, firstTotal, stable }))
     if (!stable && step.pass < SECOND_PASSES) {

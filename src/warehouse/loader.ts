@@ -1,6 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Context, Effect, Layer, Ref, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { type HeldKey, makeQuarantineRepo } from "./quarantine.js"
 import { idOf, type Rejected, rejectedDoc, type Resource } from "./screen.js"
 import { sqlFile } from "./sql-files.js"
@@ -44,7 +44,8 @@ const Hash = Schema.Struct({ id: Schema.NumberFromString, doc_hash: Schema.Strin
 export class Loader extends Context.Tag("shopsync/Loader")<Loader, {
   /**
    * Loads a page; the documents PostgreSQL refuses are found by halves, each half in a savepoint, and quarantined
-   * with its own words, with the page's `rejected`; quarantined documents that land leave. Returns the ids set aside.
+   * with its own words, with the page's `rejected`; quarantined documents that land leave. Run it in a transaction,
+   * so that the page and its quarantine rows commit together. Returns the ids set aside.
    */
   readonly load: (page: StagedPage) => Effect.Effect<ReadonlyArray<string>, SqlError>
   /** A resource's quarantined documents, to read again. */
@@ -101,22 +102,21 @@ export const makeLoader = (storeId: string) =>
         Effect.catchIf(isRefusal, (e) => {
           if (docs.length === 1) return Effect.succeed([rejectedDoc(page.kind, docs[0], "load", refusalText(e))])
           const middle = Math.ceil(docs.length / 2)
-          return Effect.zipWith(isolate(page, docs.slice(0, middle), undefined, true), isolate(page, docs.slice(middle), undefined, true), (a, b) => [...a, ...b])
+          const halves = [docs.slice(0, middle), docs.slice(middle)]
+          return Effect.map(Effect.forEach(halves, (part) => isolate(page, part, undefined, true)), (found) => found.flat())
         })
       )
 
-    // The ids each resource holds in quarantine, read once: a page releases ids only when it loads one of them.
-    const heldIds = yield* Ref.make(new Map<LoadKind, Set<string>>())
-    const heldOf = (kind: LoadKind) =>
-      Effect.flatMap(Ref.get(heldIds), (known) => {
-        const ids = known.get(kind)
-        if (ids) return Effect.succeed(ids)
-        return Effect.map(quarantine.held(kind), (rows) => {
-          const set = new Set(rows.map((r) => r.id))
-          known.set(kind, set)
-          return set
-        })
+    // The ids each resource holds in quarantine, read once per run: a page releases ids only when it loads one of them.
+    const heldIds = new Map<LoadKind, Set<string>>()
+    const heldOf = (kind: LoadKind) => {
+      const known = heldIds.get(kind)
+      if (known) return Effect.succeed(known)
+      return Effect.map(quarantine.held(kind), (rows) => {
+        if (!heldIds.has(kind)) heldIds.set(kind, new Set(rows.map((r) => r.id)))
+        return heldIds.get(kind)!
       })
+    }
 
     const load = (page: StagedPage) =>
       Effect.gen(function*() {

@@ -71,7 +71,8 @@ export const makeQuarantineRepo = (sql: SqlClient.SqlClient, storeId: string): Q
     held: (stream) => sql`SELECT id, path FROM sync.quarantine WHERE store_id = ${storeId} AND stream = ${stream} ORDER BY first_seen, id`.pipe(decode(HeldKey)),
     noteCleaned,
     list: sql`
-      SELECT stream, id, kind, left(regexp_replace(reason, '[[:space:]]+', ' ', 'g'), 120) AS reason, attempts, to_char(first_seen AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS first_seen
+      SELECT stream, id, kind, left(regexp_replace(reason, '[[:space:]]+', ' ', 'g'), 120) AS reason, attempts,
+             to_char(first_seen AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS first_seen
       FROM sync.quarantine WHERE store_id = ${storeId} ORDER BY stream, first_seen, id`.pipe(decode(HeldRow)),
     cleanedCounts: sql`SELECT stream, count(*)::integer AS documents FROM sync.cleaned WHERE store_id = ${storeId} GROUP BY stream ORDER BY stream`.pipe(
       decode(CleanedCount))
