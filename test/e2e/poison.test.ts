@@ -2,6 +2,7 @@ import { Effect, Layer, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { manualClock, type StoreState } from "../../src/simulator/store/index.js"
 import type { OrderRecord } from "../../src/simulator/store/model.js"
+import { touchProduct } from "../../src/simulator/store/products/product-writes.js"
 import { pgLayer } from "../../src/warehouse/database.js"
 import { Quarantine, QuarantineLive } from "../../src/warehouse/quarantine.js"
 import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
@@ -108,6 +109,38 @@ describe("poison records", () => {
     clock.advance(60_000)
     await h.sync({ streams: ["orders"] })
     expect(await quarantined(h)).toEqual([])
+  })
+
+  it("refunds and products walk past their poison records too, which land once fixed", async () => {
+    const order = state.orders.find((o) => o.status === "completed" && o.refundIds.length === 0)!
+    const noted = state.createRefund(order.id, { amount: "1.00", reason: "damaged\u0000box", api_refund: false })
+    const broken = state.createRefund(order.id, { amount: "2.00", reason: "late", api_refund: false })
+    const amount = broken.amount
+    // Served as "NaN": not the decimal string a refund's amount must be.
+    broken.amount = Number.NaN
+    const product = state.products.sort((a, b) => a.id - b.id)[3]!
+    touchProduct(state, product, () => { (product as { type: unknown }).type = null })
+    clock.advance(2_000)
+    await h.sync({ streams: ["orders", "refunds", "products"] })
+
+    const refunds = await h.rows<{ id: number; reason: string }>("SELECT id::int AS id, reason FROM store.refunds WHERE store_id = $1 AND order_id = $2", [STORE_ID, order.id])
+    expect(refunds).toEqual([{ id: noted.id, reason: "damagedbox" }])
+    expect((await quarantined(h)).map((r) => [r.stream, r.id]).sort()).toEqual([["products", String(product.id)], ["refunds", String(broken.id)]])
+    const cursors = new Map((await streamState(h)).map((s) => [s.stream, s]))
+    const lastRefund = state.refunds.sort((a, b) => a.created - b.created || a.id - b.id).at(-1)!
+    expect([cursors.get("refunds")!.cursor_at, cursors.get("refunds")!.cursor_id]).toEqual([lastRefund.created, lastRefund.id])
+    const lastProduct = state.products.filter((p) => p.status !== "trash").sort((a, b) => a.modified - b.modified || a.id - b.id).at(-1)!
+    expect([cursors.get("products")!.cursor_at, cursors.get("products")!.cursor_id]).toEqual([lastProduct.modified, lastProduct.id])
+
+    broken.amount = amount
+    ;(product as { type: unknown }).type = "simple"
+    clock.advance(60_000)
+    await h.sync({ streams: ["orders", "refunds", "products"] })
+    expect(await quarantined(h)).toEqual([])
+    const [landed] = await h.rows<{ amount: string }>("SELECT amount::text AS amount FROM store.refunds WHERE store_id = $1 AND id = $2", [STORE_ID, broken.id])
+    expect(landed?.amount).toBe("2.00")
+    const [type] = await h.rows<{ type: string }>("SELECT type FROM store.products WHERE store_id = $1 AND id = $2", [STORE_ID, product.id])
+    expect(type?.type).toBe("simple")
   })
 
   it("a NUL in a customer is removed and noted; the scan goes on", async () => {
