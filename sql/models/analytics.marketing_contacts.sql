@@ -1,6 +1,8 @@
 -- analytics.marketing_contacts: one marketing contact per store and email, as the marketing push copies
 -- them into marketing.outbox: every registered customer and every billing email of a counted order, emails trimmed and
--- compared case-insensitively.
+-- compared case-insensitively. Registered customers are the users whose role is one of the session setting
+-- shopsync.contact_roles (comma-separated; SHOPSYNC_CONTACT_ROLES, set by the enqueue), by default customer and
+-- subscriber; staff and other roles count only through the orders billed to their email.
 --   names:         the customer's, else the latest counted order's billing names;
 --   address/phone: the customer's billing address (when it has one), else the latest order's billing;
 --   facts:         counted orders billed to this email (count, first/last store-local day), spent and
@@ -15,6 +17,8 @@ WITH customers AS NOT MATERIALIZED (
          nullif(btrim(first_name), '') AS first_name, nullif(btrim(last_name), '') AS last_name, billing
   FROM store.customers
   WHERE deleted_at IS NULL AND nullif(btrim(email), '') IS NOT NULL
+    AND coalesce(role, 'customer') = ANY (string_to_array(
+          coalesce(nullif(current_setting('shopsync.contact_roles', true), ''), 'customer,subscriber'), ','))
   ORDER BY store_id, lower(btrim(email)), id
 ), orders AS NOT MATERIALIZED (
   SELECT store_id, id, lower(btrim(billing_email)) AS email, currency, total, created_day, date_created, billing

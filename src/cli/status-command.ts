@@ -4,6 +4,7 @@ import { storeIdConfig } from "../config/settings.js"
 import { Outbox, OutboxLive } from "../contacts/outbox.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { migrate } from "../warehouse/migrate.js"
+import { Quarantine, QuarantineLive } from "../warehouse/quarantine.js"
 import { CATALOGUE, STATE_ROWS, STREAMS } from "../sync/catalogue.js"
 import { Runs, RunsLive } from "../sync/runs.js"
 import { SyncState, SyncStateLive } from "../sync/state.js"
@@ -29,6 +30,11 @@ export const statusCommand = Command.make("status", {}, () =>
     if (runs.length > 0) {
       process.stdout.write(`\nrecent runs\n${formatTable(runs, ["run", "command", "status", "started", "seconds", "rows", "requests", "error"])}\n`)
     }
+    const quarantine = yield* Quarantine
+    const held = yield* quarantine.list
+    const cleaned = yield* quarantine.cleanedCounts
+    if (held.length > 0) process.stdout.write(`\nquarantined documents: ${held.length}\n${formatTable(held, ["stream", "id", "kind", "reason", "attempts", "first_seen"])}\n`)
+    if (cleaned.length > 0) process.stdout.write(`\ndocuments stored without their NUL characters\n${formatTable(cleaned, ["stream", "documents"])}\n`)
     const outbox = yield* Outbox
     const counts = yield* outbox.counts(storeId)
     const problems = yield* outbox.problems(storeId)
@@ -37,10 +43,10 @@ export const statusCommand = Command.make("status", {}, () =>
       process.stdout.write(`\nquarantined and failed contacts\n${formatTable(problems, ["status", "reason", "contacts", "examples"])}\n`)
     }
   }).pipe(
-    Effect.provide(Layer.unwrapEffect(Effect.map(storeIdConfig, (storeId) => Layer.mergeAll(OutboxLive, SyncStateLive(storeId), RunsLive(storeId))))),
+    Effect.provide(Layer.unwrapEffect(Effect.map(storeIdConfig, (storeId) => Layer.mergeAll(OutboxLive, SyncStateLive(storeId), RunsLive(storeId), QuarantineLive(storeId))))),
     Effect.provide(DatabaseLive)
   )).pipe(
     Command.withDescription("Shows, per stream, its cursor (or last full pass), the rows the warehouse holds for it, the rows its last run wrote, the last run, the last error and " +
-      "how it reads the store; then the recent runs, " +
+      "how it reads the store; then the recent runs, the quarantined documents (stream, id, why, attempts, first seen) and how many were stored without NUL characters, " +
       "and the marketing outbox: pending, sent, failed and quarantined contacts, the oldest pending one's age, and why contacts are quarantined or failed.")
   )

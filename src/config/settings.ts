@@ -200,3 +200,20 @@ export const marketingSettingsConfig: Config.Config<MarketingSettings> = Config.
   requestTimeoutMs: wholeNumber("MARKETING_REQUEST_TIMEOUT_MS", 60_000, { min: 1_000, max: 600_000 }),
   tokenMarginSeconds: wholeNumber("MARKETING_TOKEN_MARGIN_SECONDS", 60, { min: 0, max: 3600 })
 })
+
+/**
+ * SHOPSYNC_CONTACT_ROLES: the roles whose users are registered customers, each a marketing contact (the others,
+ * staff such as administrator or shop_manager, only when their e-mail bills a counted order). Comma-separated
+ * WordPress role names; default `customer,subscriber` (WooCommerce Subscriptions makes paying customers subscribers).
+ */
+export const contactRolesConfig: Config.Config<ReadonlyArray<string>> = named(
+  "SHOPSYNC_CONTACT_ROLES",
+  Config.string().pipe(
+    Config.withDefault("customer,subscriber"),
+    Config.map((s) => s.split(",").map((role) => role.trim()).filter((role) => role !== "")),
+    Config.validate({
+      message: "SHOPSYNC_CONTACT_ROLES must be a comma-separated list of WordPress role names (letters, digits, '_' or '-'), such as customer,subscriber",
+      validation: (roles) => roles.length > 0 && roles.every((role) => /^[\w-]{1,64}$/.test(role))
+    })
+  )
+)

@@ -3,6 +3,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import { type Cause, Context, Effect, Layer, Schema } from "effect"
 import type { ParseError } from "effect/ParseResult"
+import { contactRolesConfig } from "../config/settings.js"
 import { sqlFile } from "../warehouse/sql-files.js"
 
 /** A contact waiting to be sent: its state as the service receives it, and the state's md5. */
@@ -86,6 +87,7 @@ const rowsOrDie = <A, R>(effect: Effect.Effect<A, SqlError | ParseError | Cause.
 
 export const makeOutbox = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const contactRoles = (yield* contactRolesConfig).join(",")
 
   const enqueueCounts = SqlSchema.single({
     Request: Schema.String,
@@ -102,6 +104,8 @@ export const makeOutbox = Effect.gen(function*() {
       // The derivation reads whole tables, where hash and merge joins are right whatever the statistics say;
       // right after a first load (tables not analyzed yet) the planner would otherwise nest loops for seconds.
       yield* sql`SET LOCAL enable_nestloop = off`
+      // The roles of registered customers, which analytics.marketing_contacts reads (SHOPSYNC_CONTACT_ROLES).
+      yield* sql`SELECT set_config('shopsync.contact_roles', ${contactRoles}, true)`
       const counts = yield* enqueueCounts(storeId)
       const quarantined = yield* quarantine(storeId)
       return { ...counts, enqueued: counts.enqueued - quarantined.length, quarantined }

@@ -1,12 +1,12 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { type Context, Effect, Option, Stream } from "effect"
+import { type Context, Effect, Option, Schema, Stream } from "effect"
 import { StoreClient } from "../store-client/client.js"
 import type { StoreError } from "../store-client/errors.js"
 import { Loader } from "../warehouse/loader.js"
 import { compareCursors, type Cursor } from "./cursor.js"
 import { SyncState } from "./state.js"
-import { type Doc, type Listing, rangeParams, stampOf, walkPages, type WalkPage, type WalkSpec } from "./walk.js"
+import { type Doc, type Listing, positionOf, rangeParams, walkPages, type WalkPage, type WalkSpec } from "./walk.js"
 
 /**
  * A stream walked in concurrent time slices, and how its progress is checkpointed.
@@ -98,7 +98,9 @@ const updateSlices = (stream: string, rows: number, change: (entries: Entries) =
   })
 
 const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.withTransaction(effect))
-const loadPage = (spec: Listing, page: WalkPage) => Effect.flatMap(Loader, (loader) => loader.load({ kind: spec.kind, docs: page.docs, json: page.json }))
+/** A page's rows, with the ones that did not fit (quarantined) and the ids of those cleaned of NULs. */
+const loadPage = (spec: Listing, page: WalkPage) =>
+  Effect.flatMap(Loader, (loader) => loader.load({ kind: spec.kind, docs: page.docs, json: page.json, rejected: page.rejected, cleaned: page.cleaned }))
 
 const persisted = (spec: Listing, stream: string): Ledger => ({
   pending: Effect.flatMap(SyncState, (state) => Effect.map(state.read(stream), (s) => slicesOf(entriesOf(s.details.slices, s.cursor)))),
@@ -130,13 +132,13 @@ const plan = <A extends Doc>(store: Store, spec: WalkSpec<A>, slice: Slice, from
     const offsets = Array.from({ length: parts - 1 }, (_, i) => Math.floor(((i + 1) * remaining) / parts))
     const probes = yield* Effect.forEach(
       offsets,
-      (offset) => store.list(spec.path, rangeParams(spec, store, from, upper, { size: 1, number: offset + 1 }), spec.schema),
+      (offset) => store.list(spec.path, rangeParams(spec, store, from, upper, { size: 1, number: offset + 1 }), Schema.Unknown),
       { concurrency: "unbounded" }
     )
     // The first piece keeps `from`; a boundary at or before its first second would leave it empty.
     const firstSecond = from.id === null ? from.at + 1 : from.at
-    const stamp = stampOf(spec.field)
-    const seconds = [...new Set(probes.flatMap((p) => (p.items[0] === undefined ? [] : [stamp(p.items[0])])))]
+    const position = positionOf(spec.field)
+    const seconds = [...new Set(probes.flatMap((p) => [position(p.items[0])?.at ?? Number.NaN]))]
       .filter((s) => Number.isFinite(s) && s > firstSecond && s < upper)
       .sort((a, b) => a - b)
     return [...seconds, slice.upper].map((bound, i): Slice => ({

@@ -1,7 +1,8 @@
-import { Chunk, type Context, Effect, Option, type Schema, Stream } from "effect"
+import { Chunk, type Context, Effect, Option, Schema, Stream } from "effect"
 import { type QueryParams, StoreClient } from "../store-client/client.js"
-import type { StoreError } from "../store-client/errors.js"
+import { StoreDocumentInvalid, type StoreError } from "../store-client/errors.js"
 import type { LoadKind } from "../warehouse/loader.js"
+import { mayHoldNul, type Rejected, screener } from "../warehouse/screen.js"
 import { type Cursor, isAfter } from "./cursor.js"
 import { fromApiGmt, toApiGmt } from "./time.js"
 
@@ -29,7 +30,12 @@ export interface Range {
 
 /** One page of a walk: rows not loaded yet, and the cursor that covers them once they are. */
 export interface WalkPage<A extends Doc = Doc> {
+  /** The rows that fit the stream's schema (NULs removed). */
   readonly docs: ReadonlyArray<A>
+  /** The rows that do not: quarantined with the page, the cursor passing them all the same. */
+  readonly rejected: ReadonlyArray<Rejected>
+  /** Ids of the rows whose NUL characters were removed. */
+  readonly cleaned: ReadonlyArray<string>
   readonly cursor: Cursor | null
   /** X-WP-Total of the request that read it. */
   readonly total: number
@@ -47,8 +53,19 @@ const bounds = (field: WalkSpec["field"]) =>
     ? { after: "modified_after", before: "modified_before", orderby: "modified" }
     : { after: "after", before: "before", orderby: "date" }
 
-/** A row's position second (epoch) in the walk's order. */
-export const stampOf = (field: WalkSpec["field"]) => (doc: Doc) => fromApiGmt(String(doc[stampField(field)]))
+/** A row's id, when it is one (a positive integer). */
+const idNumber = (item: unknown): number | null => {
+  const id = item !== null && typeof item === "object" ? (item as Record<string, unknown>)["id"] : undefined
+  return typeof id === "number" && Number.isInteger(id) && id > 0 ? id : null
+}
+
+/** A row's place in the walk's order, read from whatever the store sent; null when its id or date cannot be read. */
+export const positionOf = (field: WalkSpec["field"]) => (item: unknown): Cursor | null => {
+  const id = idNumber(item)
+  if (id === null) return null
+  const at = fromApiGmt(String((item as Record<string, unknown>)[stampField(field)]))
+  return Number.isFinite(at) ? { at, id } : null
+}
 
 /**
  * The list request for rows from `cursor` on (the API's filters are strict and one-second coarse: with an
@@ -101,24 +118,35 @@ export const walkPages = <A extends Doc>(spec: WalkSpec<A>, range: Range): Strea
 type Next<A extends Doc> = readonly [Chunk.Chunk<WalkPage<A>>, Option.Option<Step>]
 const next = <A extends Doc>(pages: ReadonlyArray<WalkPage<A>>, step: Option.Option<Step>): Next<A> => [Chunk.fromIterable(pages), step]
 
-const readRange = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range, cursor: Cursor | null) =>
-  Effect.map(store.list(spec.path, rangeParams(spec, store, cursor, range.upper), spec.schema), (page): Next<A> => {
-    const { items: docs } = page
-    if (docs.length === 0) return next([], Option.none())
-    const stamp = stampOf(spec.field)
-    const fresh = docs.filter((d) => isAfter(stamp(d), d.id, cursor))
-    const full = docs.length === store.perPage
-    if (fresh.length === 0) {
+/**
+ * Pages are requested without a schema and checked row by row (the cost of checking them whole), so a row that
+ * does not fit is set aside with its page instead of failing it; the cursor passes every row that has a place.
+ */
+const readRange = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range, cursor: Cursor | null) => {
+  const screen = screener(spec.kind, spec.schema)
+  const position = positionOf(spec.field)
+  const request = store.list(spec.path, rangeParams(spec, store, cursor, range.upper), Schema.Unknown)
+  return Effect.flatMap(request, (page): Effect.Effect<Next<A>, StoreDocumentInvalid> => {
+    const { items } = page
+    if (items.length === 0) return Effect.succeed(next([], Option.none()))
+    const placed = items.map((item) => ({ item, at: position(item) }))
+    const fresh = placed.filter((p) => p.at === null || isAfter(p.at.at, p.at.id!, cursor))
+    const full = items.length === store.perPage
+    const lastPlaced = fresh.findLast((p) => p.at !== null)?.at
+    if (lastPlaced === undefined && full) {
       // A full page of rows at or before the cursor: they all share the cursor's second.
-      return full
-        ? next([], Option.some({ tag: "second", cursor: cursor!, pass: 1, pageNo: 1, firstTotal: undefined, stable: true }))
-        : next([], Option.none())
+      return cursor === null
+        ? Effect.fail(new StoreDocumentInvalid({ url: spec.path, detail: "a full page without one row whose id and date can be read" }))
+        : Effect.succeed(next([], Option.some({ tag: "second", cursor, pass: 1, pageNo: 1, firstTotal: undefined, stable: true })))
     }
-    const last = fresh[fresh.length - 1]!
-    const moved: Cursor = { at: stamp(last), id: last.id }
-    const json = fresh.length === docs.length ? page.json : undefined
-    return next([{ docs: fresh, cursor: moved, total: page.total, json, last: !full }], full ? Option.some({ tag: "range", cursor: moved }) : Option.none())
+    if (fresh.length === 0) return Effect.succeed(next([], Option.none()))
+    const { docs, rejected, cleaned } = screen(fresh.map((p) => p.item), mayHoldNul(page.json))
+    const moved = lastPlaced ?? cursor
+    const json = docs.length === items.length && cleaned.length === 0 ? page.json : undefined
+    const read: WalkPage<A> = { docs, rejected, cleaned, cursor: moved, total: page.total, json, last: !full }
+    return Effect.succeed(next([read], full ? Option.some({ tag: "range", cursor: moved }) : Option.none()))
   })
+}
 
 /**
  * Reads every row of one second (ordered by id). Rows only ever leave a past second (an edit moves them to
@@ -139,10 +167,13 @@ const readSecond = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range
       order: "asc",
       per_page: store.perPage,
       page: step.pageNo
-    }, spec.schema)
+    }, Schema.Unknown)
     const firstTotal = step.firstTotal ?? page.total
     const stable = step.stable && page.total === firstTotal
-    const read: WalkPage<A> = { docs: page.items.filter((d) => d.id > done), cursor: step.cursor, total: page.total, json: undefined, last: false }
+    // A row without an id cannot be placed before `done`: it is screened (and set aside) with the rest.
+    const unread = page.items.filter((d) => (idNumber(d) ?? Infinity) > done)
+    const { docs, rejected, cleaned } = screener(spec.kind, spec.schema)(unread, mayHoldNul(page.json))
+    const read: WalkPage<A> = { docs, rejected, cleaned, cursor: step.cursor, total: page.total, json: undefined, last: false }
     if (page.items.length === store.perPage) return next([read], Option.some({ ...step, pageNo: step.pageNo + 1, firstTotal, stable }))
     if (!stable && step.pass < SECOND_PASSES) {
       yield* Effect.logInfo(`${spec.path}: rows left second ${toApiGmt(second)} while it was read; reading it again (pass ${step.pass + 1})`)
@@ -152,6 +183,6 @@ const readSecond = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range
       yield* Effect.logWarning(`${spec.path}: second ${toApiGmt(second)} kept changing over 5 passes; the next run's deletion check will settle it`)
     }
     const after: Cursor = { at: second, id: null }
-    const whole: WalkPage<A> = { docs: [], cursor: after, total: page.total, json: undefined, last: after.at >= range.upper - 1 }
+    const whole: WalkPage<A> = { docs: [], rejected: [], cleaned: [], cursor: after, total: page.total, json: undefined, last: after.at >= range.upper - 1 }
     return next([read, whole], whole.last ? Option.none() : Option.some({ tag: "range", cursor: after }))
   })

@@ -1,10 +1,12 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Context, Effect, Layer, Schema } from "effect"
+import { type HeldKey, makeQuarantineRepo } from "./quarantine.js"
+import { idOf, type Rejected, rejectedDoc, type Resource } from "./screen.js"
 import { sqlFile } from "./sql-files.js"
 
 /** Which merge a page goes through: `sql/load/<kind>.sql`, each read by this module alone. */
-export type LoadKind = "orders" | "refunds" | "customers" | "products" | "variations"
+export type LoadKind = Resource
 
 /** A page ready to load: its documents, whole as the store sent them. */
 export interface StagedPage {
@@ -14,12 +16,23 @@ export interface StagedPage {
   readonly json?: string | undefined
   /** Customers only: the md5 of each document's JSON text by id, which the full scan compares before sending anything. */
   readonly hashes?: Readonly<Record<number, string>>
+  /** Documents of the page that did not fit their schema: quarantined with it. */
+  readonly rejected?: ReadonlyArray<Rejected>
+  /** Ids of the documents whose NUL characters were removed. */
+  readonly cleaned?: ReadonlyArray<string>
 }
 
 /** One day of the store's own /reports/sales. */
 export interface ReportDay {
   readonly day: string
   readonly [field: string]: unknown
+}
+
+/** PostgreSQL refused the data (classes 22, data exception, and 23, integrity): what the documents hold, not the server's state. */
+const isRefusal = (e: SqlError) => /^2[23]/.test(String((e.cause as { code?: unknown } | undefined)?.code ?? ""))
+const refusalText = (e: SqlError) => {
+  const cause = e.cause as { code?: string; message?: string } | undefined
+  return `${cause?.code ?? ""}: ${cause?.message ?? e.message}`
 }
 
 const Hash = Schema.Struct({ id: Schema.NumberFromString, doc_hash: Schema.String })
@@ -29,7 +42,16 @@ const Hash = Schema.Struct({ id: Schema.NumberFromString, doc_hash: Schema.Strin
  * script, inside the caller's transaction when there is one (beside the checkpoint that goes with the page).
  */
 export class Loader extends Context.Tag("shopsync/Loader")<Loader, {
-  readonly load: (page: StagedPage) => Effect.Effect<void, SqlError>
+  /**
+   * Loads a page; the documents PostgreSQL refuses are found by halves, each half in a savepoint, and quarantined
+   * with its own words, with the page's `rejected`; quarantined documents that land leave. Run it in a transaction,
+   * so that the page and its quarantine rows commit together. Returns the ids set aside.
+   */
+  readonly load: (page: StagedPage) => Effect.Effect<ReadonlyArray<string>, SqlError>
+  /** A resource's quarantined documents, to read again. */
+  readonly held: (kind: LoadKind) => Effect.Effect<ReadonlyArray<HeldKey>, SqlError>
+  /** Quarantined documents the store no longer has (404) leave. */
+  readonly release: (kind: LoadKind, ids: ReadonlyArray<string>) => Effect.Effect<void, SqlError>
   /** The stored document hashes of the live customers among `ids`. */
   readonly customerHashes: (ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyMap<number, string>, SqlError>
   /** Stores days of the store's own sales report. */
@@ -43,6 +65,7 @@ export class Loader extends Context.Tag("shopsync/Loader")<Loader, {
 export const makeLoader = (storeId: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const quarantine = makeQuarantineRepo(sql, storeId)
 
     // One temp table per connection, emptied when the page's transaction commits. Documents of a few KB would be
     // compressed on the way in and decompressed by every statement that reads them: staged, they stay plain.
@@ -60,15 +83,55 @@ export const makeLoader = (storeId: string) =>
     // The commit does not wait for the WAL flush: a server crash can lose the last few committed pages, but only
     // whole transactions, each with its checkpoint, so the stream resumes before them; one disk flush less a page.
     // The staging table empties at commit: a page is always staged and merged in one transaction (the
-    // caller's, with its checkpoint, when there is one).
-    const load = (page: StagedPage) =>
+    // caller's, with its checkpoint, when there is one). A half of a refused page is staged after the other
+    // half merged in the same transaction, so it empties the table first.
+    const merge = (page: StagedPage, docs: ReadonlyArray<unknown>, json: string | undefined, half: boolean) =>
       sql.withTransaction(Effect.gen(function*() {
         yield* sql.unsafe("SET LOCAL synchronous_commit = off")
-        if (page.docs.length === 0) return
+        if (docs.length === 0) return
         yield* createStage
-        yield* stage(page.json ?? JSON.stringify(page.docs))
+        if (half) yield* sql`DELETE FROM sync_batch`
+        yield* stage(json ?? JSON.stringify(docs))
         yield* sql.unsafe(sqlFile(`load/${page.kind}`), page.kind === "customers" ? [JSON.stringify(page.hashes ?? {})] : [])
       }))
+
+    /** Merges `docs`; when PostgreSQL refuses them, each half on its own (a savepoint each), down to the documents refused. */
+    const isolate = (page: StagedPage, docs: ReadonlyArray<unknown>, json: string | undefined, half: boolean): Effect.Effect<Array<Rejected>, SqlError> =>
+      merge(page, docs, json, half).pipe(
+        Effect.as([]),
+        Effect.catchIf(isRefusal, (e) => {
+          if (docs.length === 1) return Effect.succeed([rejectedDoc(page.kind, docs[0], "load", refusalText(e))])
+          const middle = Math.ceil(docs.length / 2)
+          const halves = [docs.slice(0, middle), docs.slice(middle)]
+          return Effect.map(Effect.forEach(halves, (part) => isolate(page, part, undefined, true)), (found) => found.flat())
+        })
+      )
+
+    // The ids each resource holds in quarantine, read once per run: a page releases ids only when it loads one of them.
+    const heldIds = new Map<LoadKind, Set<string>>()
+    const heldOf = (kind: LoadKind) => {
+      const known = heldIds.get(kind)
+      if (known) return Effect.succeed(known)
+      return Effect.map(quarantine.held(kind), (rows) => {
+        if (!heldIds.has(kind)) heldIds.set(kind, new Set(rows.map((r) => r.id)))
+        return heldIds.get(kind)!
+      })
+    }
+
+    const load = (page: StagedPage) =>
+      Effect.gen(function*() {
+        const refused = yield* isolate(page, page.docs, page.json, false)
+        const rejected = [...(page.rejected ?? []), ...refused]
+        const held = yield* heldOf(page.kind)
+        const refusedIds = new Set(refused.map((r) => r.id))
+        const landed = held.size === 0 ? [] : page.docs.map(idOf).filter((id) => held.has(id) && !refusedIds.has(id))
+        for (const id of landed) held.delete(id)
+        for (const r of rejected) held.add(r.id)
+        yield* quarantine.release(page.kind, landed)
+        yield* quarantine.hold(page.kind, rejected)
+        yield* quarantine.noteCleaned(page.kind, page.cleaned ?? [])
+        return rejected.map((r) => r.id)
+      })
 
     const customerHashes = (ids: ReadonlyArray<number>) =>
       sql`SELECT id, doc_hash FROM store.customers WHERE store_id = ${storeId} AND id = ANY(${ids}::bigint[]) AND deleted_at IS NULL`.pipe(
@@ -90,6 +153,9 @@ export const makeLoader = (storeId: string) =>
 
     return Loader.of({
       load,
+      held: quarantine.held,
+      release: (kind, ids) =>
+        Effect.zipRight(Effect.flatMap(heldOf(kind), (held) => Effect.sync(() => ids.forEach((id) => held.delete(id)))), quarantine.release(kind, ids)),
       customerHashes,
       loadSalesReport,
       storeDailyTotals: sql`SELECT analytics.refresh_daily_totals(${storeId})`.pipe(Effect.asVoid),

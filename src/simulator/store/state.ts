@@ -4,7 +4,7 @@
 // orders/order-fields.ts, the customer writes in customers/customer-writes.ts, product writes in products/.
 import { ADMIN_USER_ID, COUPONS, ORDER_STATUS_NAMES, SHIPPING_METHODS, STORE_CURRENCY, type ShippingMethod, taxRateFor } from "./catalog.ts"
 import type { SimClock } from "./clock.ts"
-import { createCustomer, deleteCustomer, updateCustomer } from "./customers/customer-writes.ts"
+import { createCustomer, deleteCustomer, setCustomerRole, STANDARD_ROLES, updateCustomer } from "./customers/customer-writes.ts"
 import { SiteTime } from "./dates.ts"
 import { Ids } from "./ids.ts"
 import type { CustomerInput, OrderInput, RefundInput } from "./input.ts"
@@ -59,6 +59,8 @@ export class StoreState {
   readonly productIndex = new IndexFamily<ProductRecord>({ created: (p) => p.created, modified: (p) => p.modified })
   /** Bumped on every customer write, so cached customer orderings know when to rebuild. */
   customerRevision = 0
+  /** Roles the shop added besides the standard ones (a membership or wholesale plugin's). */
+  readonly customRoles = new Set<string>()
 
   readonly ids: Ids
   /** Action hooks the writes fire; webhooks listen here. */
@@ -82,6 +84,7 @@ export class StoreState {
     for (const p of data.products) this.productById.set(p.id, p)
     for (const v of data.variations) this.variationById.set(v.id, v)
     for (const c of data.customers) this.customerById.set(c.id, c)
+    for (const c of data.customers) if (!(STANDARD_ROLES as ReadonlyArray<string>).includes(c.role)) this.customRoles.add(c.role)
     for (const o of data.orders) this.orderById.set(o.id, o)
     for (const r of data.refunds) this.refundById.set(r.id, r)
     this.liveOrders.reset(data.orders.filter((o) => o.status !== "trash"))
@@ -339,6 +342,11 @@ export class StoreState {
 
   updateCustomer(id: number, patch: CustomerInput): CustomerRecord {
     return updateCustomer(this, id, patch)
+  }
+
+  /** Gives a user another role (subscriber, staff, or a role of the shop's own). */
+  setCustomerRole(id: number, role: string): CustomerRecord {
+    return setCustomerRole(this, id, role)
   }
 
   deleteCustomer(id: number, reassign: number | undefined): CustomerRecord {

@@ -1,9 +1,10 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, type Schema } from "effect"
-import { type QueryParams, StoreClient } from "../../store-client/client.js"
+import { type Page, type QueryParams, StoreClient } from "../../store-client/client.js"
 import { isGone } from "../../store-client/errors.js"
 import { Scopes, type ScopedDoc } from "../../warehouse/scopes.js"
+import { mayHoldNul, withoutNul } from "../../warehouse/screen.js"
 
 export type Json = Readonly<Record<string, unknown>>
 
@@ -49,11 +50,14 @@ export interface Refreshed {
 /** Scopes per transaction: a batch of parents (orders, customers) is fetched together, then merged at once. */
 const SCOPES_PER_MERGE = 50
 
+/** A list page's documents without NUL characters (PostgreSQL's jsonb cannot hold them): only a page whose text may hold one is cleaned. */
+const itemsOf = (page: Page<unknown>): ReadonlyArray<Json> => (mayHoldNul(page.json) ? page.items.map(withoutNul) : page.items) as ReadonlyArray<Json>
+
 const fetchListing = (spec: ResourceSpec, listing: Listing) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
-    if (listing.single) return [yield* store.get(listing.path, listing.params ?? {}, spec.schema)] as ReadonlyArray<Json>
-    if (!spec.paged) return (yield* store.list(listing.path, listing.params ?? {}, spec.schema)).items as ReadonlyArray<Json>
+    if (listing.single) return [withoutNul(yield* store.get(listing.path, listing.params ?? {}, spec.schema))] as ReadonlyArray<Json>
+    if (!spec.paged) return itemsOf(yield* store.list(listing.path, listing.params ?? {}, spec.schema))
     // A pass holds when every page saw the same X-WP-Total and that many documents came back; a row
     // created or deleted while paging shifts the others, so the list is read again (three passes at most).
     let docs: Json[] = []
@@ -62,7 +66,7 @@ const fetchListing = (spec: ResourceSpec, listing: Listing) =>
       const totals = new Set<number>()
       for (let page = 1; ; page++) {
         const p = yield* store.list(listing.path, { ...listing.params, per_page: store.perPage, page }, spec.schema)
-        docs.push(...p.items)
+        docs.push(...itemsOf(p))
         totals.add(p.total)
         if (p.items.length < store.perPage || page >= p.totalPages) break
       }
@@ -87,7 +91,7 @@ const fetchScope = (spec: ResourceSpec, scope: string) =>
 const fetchIfExists = (spec: ResourceSpec, path: string) =>
   Effect.flatMap(StoreClient, (store) =>
     store.get(path, {}, spec.schema).pipe(
-      Effect.map((doc): Json | undefined => doc as Json),
+      Effect.map((doc): Json | undefined => withoutNul(doc) as Json),
       Effect.catchIf(isGone, () => Effect.succeed(undefined))
     ))
 

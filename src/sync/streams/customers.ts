@@ -1,14 +1,25 @@
+import * as SqlClient from "@effect/sql/SqlClient"
 import { createHash } from "node:crypto"
-import { Effect, Ref } from "effect"
+import { Effect, Ref, Schema } from "effect"
 import { StoreClient } from "../../store-client/client.js"
 import { Customer } from "../../store-client/schemas.js"
 import { LiveRows } from "../../warehouse/live-rows.js"
 import { Loader } from "../../warehouse/loader.js"
+import { mayHoldNul, type Screened, screener } from "../../warehouse/screen.js"
 import type { Outputs, RunContext } from "../context.js"
 import { SyncState } from "../state.js"
 import { existsOrNotFound } from "./orders.js"
+import { heldBefore, retryQuarantined } from "./quarantined.js"
 
 const PATH = "/customers"
+/** Every role: the API's default lists only `customer`, leaving out subscribers, staff and shops' own roles. */
+const EVERY_ROLE = { role: "all" } as const
+const screen = screener("customers", Customer)
+
+/** A page of customers, read without a schema and checked one by one (NULs removed first when it may hold any). */
+const readPage = (params: Record<string, string | number>) =>
+  Effect.flatMap(StoreClient, (store) =>
+    Effect.map(store.list(PATH, { ...EVERY_ROLE, ...params }, Schema.Unknown), (p) => ({ ...p, screened: screen(p.items, mayHoldNul(p.json)) })))
 
 /** The md5 of a document's JSON text: what store.customers.doc_hash holds. */
 const hashOf = (doc: unknown) => createHash("md5").update(JSON.stringify(doc)).digest("hex")
@@ -16,36 +27,49 @@ const hashOf = (doc: unknown) => createHash("md5").update(JSON.stringify(doc)).d
 type Changed = Ref.Ref<Outputs["customers"]>
 
 /**
- * Loads the customers of a page whose document is new or changed; the others are only compared (their
- * hashes, read for the page's ids), so a scan of an unchanged store sends the warehouse no documents.
- * Returns how many were written: what the run reports, as for every stream.
+ * Loads the customers of a page whose document is new or changed (all of them with `every`); the others are only
+ * compared (their hashes, read for the page's ids), so a scan of an unchanged store sends the warehouse no
+ * documents. The page's misfits are quarantined with it. Returns how many were written (what the run reports, as
+ * for every stream) and the ids set aside.
  */
-const loadChanged = (ctx: RunContext, output: Changed, customers: ReadonlyArray<Customer>, total: number) =>
+const loadChanged = (ctx: RunContext, output: Changed, page: Screened<Customer>, total: number, every = false) =>
   Effect.gen(function*() {
-    const loader = yield* Loader
+    const [sql, loader] = yield* Effect.all([SqlClient.SqlClient, Loader])
+    const customers = page.docs
     const hashed = customers.map((doc) => ({ doc, hash: hashOf(doc) }))
-    const known = yield* loader.customerHashes(customers.map((c) => c.id))
+    const known = every ? new Map<number, string>() : yield* loader.customerHashes(customers.map((c) => c.id))
     const changed = hashed.filter((c) => known.get(c.doc.id) !== c.hash)
-    if (changed.length > 0) {
+    let refused: ReadonlyArray<string> = []
+    if (changed.length > 0 || page.rejected.length > 0) {
       yield* Ref.update(output, (o) => ({ changed: new Set([...o.changed, ...changed.map((c) => c.doc.id)]) }))
       const hashes = Object.fromEntries(changed.map((c) => [c.doc.id, c.hash]))
-      yield* loader.load({ kind: "customers", docs: changed.map((c) => c.doc), hashes })
+      const docs = changed.map((c) => c.doc)
+      refused = yield* sql.withTransaction(loader.load({ kind: "customers", docs, hashes, rejected: page.rejected, cleaned: page.cleaned }))
     }
     yield* ctx.progress.page("customers", customers.length, total)
-    return changed.length
+    return { written: changed.length - (refused.length - page.rejected.length), refused }
   })
 
 /**
  * Customers have no modified filter, so changes are found by a full scan whose unchanged rows are not
  * sent to the warehouse (hash comparison). Between full scans (when SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS > 0)
- * only the customers of orders loaded by this run are fetched, by id.
+ * only the customers of orders loaded by this run are fetched, by id. Every role is read; quarantined
+ * customers are read again by id at the end.
  */
 export const syncCustomers = (ctx: RunContext, orders: Effect.Effect<Outputs["orders"]>, output: Changed) =>
   Effect.gen(function*() {
     const state = yield* SyncState
     const due = ctx.mode.kind === "backfill" || (yield* state.fullPassDue("customers", ctx.customersFullScanHours, ctx.upper))
-    if (!due) return { rows: yield* Effect.flatMap(orders, (o) => byId(ctx, output, o.customers)), deleted: 0 }
-    const { rows, seen } = yield* fullScan(ctx, output)
+    const held = yield* heldBefore("customers")
+    const retry = retryQuarantined("customers", Customer, (page) =>
+      Effect.map(loadChanged(ctx, output, page, page.docs.length, true), ({ refused }) => refused), held)
+    if (!due) {
+      const rows = yield* Effect.flatMap(orders, (o) => byId(ctx, output, o.customers))
+      return { rows: rows + (yield* retry).length, deleted: 0 }
+    }
+    const scanned = yield* fullScan(ctx, output)
+    const rows = scanned.rows + (yield* retry).length
+    const seen = scanned.seen
     const live = yield* LiveRows
     const gone = (yield* live.customerIds).filter((id) => !seen.has(id))
     const deleted: number[] = []
@@ -67,10 +91,12 @@ const fullScan = (ctx: RunContext, output: Changed) =>
     const seen = new Set<number>()
     let rows = 0
     const scanPage = (page: number) =>
-      store.list(PATH, { orderby: "id", order: "asc", per_page: store.perPage, page }, Customer).pipe(
-        Effect.tap((p) => Effect.map(loadChanged(ctx, output, p.items, p.total), (written) => { rows += written })),
+      readPage({ orderby: "id", order: "asc", per_page: store.perPage, page }).pipe(
+        Effect.tap((p) => Effect.map(loadChanged(ctx, output, p.screened, p.total), ({ written }) => { rows += written })),
         Effect.map((p) => {
-          for (const c of p.items) seen.add(c.id)
+          for (const c of p.screened.docs) seen.add(c.id)
+          // A quarantined customer is still there: not a deletion to confirm.
+          for (const r of p.screened.rejected) if (/^\d+$/.test(r.id)) seen.add(Number(r.id))
           return { total: p.total, full: p.items.length === store.perPage }
         })
       )
@@ -93,8 +119,8 @@ const byId = (ctx: RunContext, output: Changed, customers: ReadonlySet<number>) 
     let rows = 0
     for (let i = 0; i < ids.length; i += store.perPage) {
       const chunk = ids.slice(i, i + store.perPage)
-      const p = yield* store.list(PATH, { include: chunk.join(","), per_page: store.perPage }, Customer)
-      rows += yield* loadChanged(ctx, output, p.items, ids.length)
+      const p = yield* readPage({ include: chunk.join(","), per_page: store.perPage })
+      rows += (yield* loadChanged(ctx, output, p.screened, ids.length)).written
     }
     return rows
   })

@@ -10,6 +10,9 @@ import type { StoreState } from "../state.ts"
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
+/** The roles WordPress and WooCommerce register; a shop can add its own (add_role), which the state keeps. */
+export const STANDARD_ROLES = ["administrator", "editor", "author", "contributor", "subscriber", "customer", "shop_manager"] as const
+
 /** Passwords are write-only: only a hash is kept, for the storefront's logins. */
 export const passwordHash = (password: string): string => createHash("sha256").update(password).digest("hex")
 
@@ -86,6 +89,20 @@ export const updateCustomer = (s: StoreState, id: number, patch: CustomerInput):
   c.modified = s.now()
   s.customerRevision++
   s.hooks.emit("profile_update", c.id, "customer")
+  return c
+}
+
+/**
+ * WP_User::set_role (the REST API cannot change a role): a role that is not a standard one is registered with
+ * the store, as a plugin's add_role would, so the customers list accepts it as `role`. The user's profile changes.
+ */
+export const setCustomerRole = (s: StoreState, id: number, role: string): CustomerRecord => {
+  const c = s.customerById.get(id)
+  if (c === undefined) throw invalidId("customer", 400)
+  if (!(STANDARD_ROLES as ReadonlyArray<string>).includes(role)) s.customRoles.add(role)
+  c.role = role
+  c.modified = s.now()
+  s.customerRevision++
   return c
 }
 

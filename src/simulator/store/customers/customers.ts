@@ -5,7 +5,7 @@ import { type Reply, json } from "../../http/reply.ts"
 import type { Router } from "../../http/router.ts"
 import type { Handler, RequestContext } from "../app.ts"
 import { batchHandler } from "../rest/batch.ts"
-import { customerAddresses } from "./customer-writes.ts"
+import { customerAddresses, STANDARD_ROLES } from "./customer-writes.ts"
 import { customerDownloads } from "./downloads.ts"
 import { invalidId, trashNotSupported } from "../rest/errors.ts"
 import { customerInput } from "../input.ts"
@@ -16,7 +16,6 @@ import { type Json, type RenderContext, datePair, links, pickFields } from "../r
 import type { StoreState } from "../state.ts"
 
 const ORDERBY = ["id", "include", "name", "registered_date"] as const
-const ROLES = ["all", "administrator", "editor", "author", "contributor", "subscriber", "customer", "shop_manager"] as const
 
 export const customerJson = (c: CustomerRecord, r: RenderContext): Json => {
   const created = datePair(r, c.created)
@@ -74,7 +73,8 @@ const listCustomers: Handler = (ctx) => {
   const p = ctx.args()
   const common = readCommonList(p, s.site, { orderby: ORDERBY, orderbyDefault: "name", orderDefault: "asc", modifiedFilter: false, createdFilter: false })
   const email = p.string("email")?.toLowerCase()
-  const role = p.oneOf("role", ROLES, "customer")
+  // The role filter's values are the store's registered roles, its own included.
+  const role: string = p.oneOf("role", ["all", ...STANDARD_ROLES, ...s.customRoles], "customer")
   const search = p.string("search")?.replace(/\*/g, "").toLowerCase()
   p.check()
   const ids = idFilter(common)

@@ -39,6 +39,11 @@ export interface GenerateOptions {
   burstSize?: number
   /** Number of bulk edits; default 3 from 10 × burstSize orders, 1 from 2 × burstSize, else 0. */
   bursts?: number
+  /**
+   * Users of other roles than `customer` (subscriber, shop_manager, a shop's own…), as a count per role, spread
+   * evenly over the customers; default none. The rest of the store is generated as without it.
+   */
+  roles?: Readonly<Record<string, number>>
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
@@ -195,6 +200,15 @@ const generateCustomers = (rng: Rng, count: number, startUtc: number, endUtc: nu
   })
 }
 
+/** Gives the roles asked for to customers spread evenly by id, without drawing from the generator's numbers. */
+const assignRoles = (customers: CustomerRecord[], roles: Readonly<Record<string, number>>): void => {
+  const wanted = Object.entries(roles).flatMap(([role, count]) => Array.from({ length: count }, () => role))
+  if (wanted.length > customers.length) throw new Error(`${wanted.length} users with roles asked for, but only ${customers.length} customers`)
+  wanted.forEach((role, j) => {
+    customers[Math.floor(((j + 0.5) * customers.length) / wanted.length)]!.role = role
+  })
+}
+
 /** Created instants: uniform over the range, plus some just around local midnight and around DST changes. */
 const createdTimes = (rng: Rng, site: SiteTime, count: number, startWall: number, days: number): number[] => {
   const startUtc = site.fromWall(startWall)
@@ -236,6 +250,7 @@ export const generate = (options: GenerateOptions, timezone = "America/New_York"
   const variationsOf = new Map(products.map((p) => [p.id, p.variationIds.map((id) => variations.find((v) => v.id === id)!)]))
   const pickProduct = popularity(products.length, rng)
   const customers = generateCustomers(rng, options.customers ?? Math.max(10, Math.round(orderCount / 5)), startUtc, endUtc)
+  assignRoles(customers, options.roles ?? {})
 
   // ---- orders (ids are assigned once refunds are known, so that ids follow creation time across both) ----
   const orders: Mutable<OrderRecord>[] = []
