@@ -1,7 +1,8 @@
 -- Poison records never block a stream. A document the sync cannot take (it does not fit its schema, or
--- PostgreSQL refuses it) is set aside here while the rest of its page loads and the cursor moves on; each
--- later run reads it again by id (`path`) and it leaves when it lands or the store answers 404.
-CREATE TABLE sync.quarantine (
+-- PostgreSQL refuses it) is set aside here, beside the store's other documents, while the rest of its page
+-- loads and the cursor moves on; each later run reads it again by id (`path`) and it leaves when it lands or
+-- the store answers 404.
+CREATE TABLE store.quarantine (
   store_id    text        NOT NULL,
   -- The resource it belongs to: orders, refunds, products, variations, customers.
   stream      text        NOT NULL,
@@ -22,7 +23,7 @@ CREATE TABLE sync.quarantine (
 );
 
 -- Documents that held NUL characters (PostgreSQL's text and jsonb cannot) and were stored without them.
-CREATE TABLE sync.cleaned (
+CREATE TABLE store.cleaned (
   store_id    text        NOT NULL,
   stream      text        NOT NULL,
   id          text        NOT NULL,

@@ -20,7 +20,7 @@ export type HeldKey = typeof HeldKey.Type
 
 const CleanedCount = Schema.Struct({ stream: Schema.String, documents: Schema.Number })
 
-/** The repository of sync.quarantine and sync.cleaned (migration 008) for one store. */
+/** The repository of store.quarantine and store.cleaned (migration 008) for one store. */
 export interface QuarantineRepo {
   /** Sets documents aside, or counts one more attempt of those already there (keeping their first sighting). */
   readonly hold: (stream: string, rejected: ReadonlyArray<Rejected>) => Effect.Effect<void, SqlError>
@@ -47,7 +47,7 @@ export const makeQuarantineRepo = (sql: SqlClient.SqlClient, storeId: string): Q
     const rows = lastById(rejected)
     if (rows.length === 0) return Effect.void
     return sql`
-      INSERT INTO sync.quarantine AS q (store_id, stream, id, kind, reason, doc, path)
+      INSERT INTO store.quarantine AS q (store_id, stream, id, kind, reason, doc, path)
       SELECT ${storeId}, ${stream}, x.id, x.kind, x.reason, x.doc, x.path
       FROM unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.kind)}::text[], ${rows.map((r) => r.reason)}::text[],
                   ${rows.map((r) => r.doc)}::text[], ${rows.map((r) => r.path)}::text[]) AS x(id, kind, reason, doc, path)
@@ -58,7 +58,7 @@ export const makeQuarantineRepo = (sql: SqlClient.SqlClient, storeId: string): Q
 
   const noteCleaned = (stream: string, ids: ReadonlyArray<string>) =>
     ids.length === 0 ? Effect.void : sql`
-      INSERT INTO sync.cleaned AS c (store_id, stream, id)
+      INSERT INTO store.cleaned AS c (store_id, stream, id)
       SELECT DISTINCT ${storeId}, ${stream}, x.id FROM unnest(${ids}::text[]) AS x(id)
       ON CONFLICT (store_id, stream, id) DO UPDATE SET last_seen = now(), times = c.times + 1`.pipe(Effect.asVoid)
 
@@ -67,14 +67,14 @@ export const makeQuarantineRepo = (sql: SqlClient.SqlClient, storeId: string): Q
     release: (stream, ids) =>
       ids.length === 0
         ? Effect.void
-        : sql`DELETE FROM sync.quarantine WHERE store_id = ${storeId} AND stream = ${stream} AND id = ANY(${ids}::text[])`.pipe(Effect.asVoid),
-    held: (stream) => sql`SELECT id, path FROM sync.quarantine WHERE store_id = ${storeId} AND stream = ${stream} ORDER BY first_seen, id`.pipe(decode(HeldKey)),
+        : sql`DELETE FROM store.quarantine WHERE store_id = ${storeId} AND stream = ${stream} AND id = ANY(${ids}::text[])`.pipe(Effect.asVoid),
+    held: (stream) => sql`SELECT id, path FROM store.quarantine WHERE store_id = ${storeId} AND stream = ${stream} ORDER BY first_seen, id`.pipe(decode(HeldKey)),
     noteCleaned,
     list: sql`
       SELECT stream, id, kind, left(regexp_replace(reason, '[[:space:]]+', ' ', 'g'), 120) AS reason, attempts,
              to_char(first_seen AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS first_seen
-      FROM sync.quarantine WHERE store_id = ${storeId} ORDER BY stream, first_seen, id`.pipe(decode(HeldRow)),
-    cleanedCounts: sql`SELECT stream, count(*)::integer AS documents FROM sync.cleaned WHERE store_id = ${storeId} GROUP BY stream ORDER BY stream`.pipe(
+      FROM store.quarantine WHERE store_id = ${storeId} ORDER BY stream, first_seen, id`.pipe(decode(HeldRow)),
+    cleanedCounts: sql`SELECT stream, count(*)::integer AS documents FROM store.cleaned WHERE store_id = ${storeId} GROUP BY stream ORDER BY stream`.pipe(
       decode(CleanedCount))
   }
 }

@@ -10,7 +10,7 @@ import { documentDecoder } from "../store-client/schemas.js"
 /** Which resource a document belongs to: what its quarantine rows and cleaning notes are filed under. */
 export type Resource = "orders" | "refunds" | "customers" | "products" | "variations"
 
-/** A document set aside (sync.quarantine): what names it, why, and its JSON as received. */
+/** A document set aside (store.quarantine): what names it, why, and its JSON as received. */
 export interface Rejected {
   readonly id: string
   readonly kind: "invalid" | "load"

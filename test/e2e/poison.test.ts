@@ -16,7 +16,7 @@ const quarantined = (h: Harness) =>
   ))
 
 const cleaned = (h: Harness) =>
-  h.rows<{ stream: string; id: string }>("SELECT stream, id FROM sync.cleaned WHERE store_id = $1 ORDER BY stream, id", [STORE_ID])
+  h.rows<{ stream: string; id: string }>("SELECT stream, id FROM store.cleaned WHERE store_id = $1 ORDER BY stream, id", [STORE_ID])
 
 const orderIds = async (h: Harness) =>
   new Set((await h.rows<{ id: number }>("SELECT id::int AS id FROM store.orders WHERE store_id = $1", [STORE_ID])).map((r) => r.id))
@@ -71,7 +71,7 @@ describe("poison records", () => {
     )
     expect(held.find((r) => r.id === String(invalid.id))!.reason).toContain("currency")
     expect(held.find((r) => r.id === String(refused.id))!.reason).toContain("22P02")
-    const [raw] = await h.rows<{ doc: string }>("SELECT doc FROM sync.quarantine WHERE store_id = $1 AND id = $2", [STORE_ID, String(invalid.id)])
+    const [raw] = await h.rows<{ doc: string }>("SELECT doc FROM store.quarantine WHERE store_id = $1 AND id = $2", [STORE_ID, String(invalid.id)])
     expect(JSON.parse(raw!.doc)).toMatchObject({ id: invalid.id, currency: null })
 
     const last = lastOrder(state)
