@@ -80,7 +80,8 @@ export const CATALOGUE: Readonly<Record<StreamName, StreamDefinition>> = {
   },
   customers: {
     table: "store.customers",
-    strategy: "full scan by id with hash comparison (no modified filter exists); deletions confirmed by 404",
+    strategy: "new registrations newest first, customers of loaded orders by id; a full scan by id with hash comparison every " +
+      "SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS (no modified filter exists); deletions confirmed by 404",
     sales: true,
     after: [],
     every: 0,

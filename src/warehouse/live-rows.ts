@@ -28,6 +28,8 @@ export class LiveRows extends Context.Tag("shopsync/LiveRows")<LiveRows, {
   readonly idsInRange: (table: DatedTable, from: number, to: number) => Effect.Effect<ReadonlyArray<number>, SqlError>
   readonly markDeleted: (table: DatedTable | "customers", ids: ReadonlyArray<number>) => Effect.Effect<void, SqlError>
   readonly customerIds: Effect.Effect<ReadonlyArray<number>, SqlError>
+  /** The highest customer id the warehouse has seen (deleted ones included); null when none. */
+  readonly lastCustomerId: Effect.Effect<number | null, SqlError>
   /** Live ids as scope keys: the parents of order notes (trashed orders included) and customer downloads. */
   readonly parentKeys: (table: ParentTable) => Effect.Effect<ReadonlyArray<string>, SqlError>
   /** Variable products: the parents of variations. */
@@ -62,6 +64,8 @@ export const makeLiveRows = (storeId: string) =>
       idsInRange: (table, from, to) => ids(sql`SELECT id FROM ${inRange(table, from, to)}`),
       markDeleted: (table, deleted) => markDeleted(sql, storeId, table, deleted),
       customerIds: ids(sql`SELECT id FROM store.customers WHERE store_id = ${storeId} AND deleted_at IS NULL`),
+      lastCustomerId: sql`SELECT max(id)::bigint AS at FROM store.customers WHERE store_id = ${storeId}`.pipe(
+        Effect.flatMap(Schema.decodeUnknown(Start)), Effect.orDie, Effect.map((rows) => rows[0]?.at ?? null)),
       parentKeys: (table) =>
         sql`SELECT id::text AS key FROM ${sql(`store.${table}`)} WHERE store_id = ${storeId} AND deleted_at IS NULL ORDER BY id`.pipe(
           Effect.flatMap(Schema.decodeUnknown(Keys)), Effect.orDie, Effect.map((rows) => rows.map((r) => r.key))),

@@ -21,11 +21,11 @@ describe("the cost of staying current", () => {
   })
   afterAll(() => h.close())
 
-  it("a no-change sync asks for the store's clock and one page per listing: orders, orders' trash, refunds, products, products' trash", async () => {
+  it("a no-change sync asks for the store's clock, one page per listing (orders, orders' trash, refunds, products, products' trash) and the newest customers", async () => {
     clock.advance(5 * MINUTE)
     const before = await h.requests()
     const summary = await h.sync(plain)
-    expect((await h.requests()) - before).toBe(1 + 5)
+    expect((await h.requests()) - before).toBe(1 + 5 + 1)
     expect(summary!.streams.filter((s) => s.skipped !== undefined).map((s) => s.stream).sort()).toEqual(withInterval((every) => every > 0))
     expect(summary!.streams.filter((s) => s.rows > 0 || s.error !== undefined)).toEqual([])
   })

@@ -52,9 +52,10 @@ const loadChanged = (ctx: RunContext, output: Changed, page: Screened<Customer>,
 
 /**
  * Customers have no modified filter, so changes are found by a full scan whose unchanged rows are not
- * sent to the warehouse (hash comparison). Between full scans (when SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS > 0)
- * only the customers of orders loaded by this run are fetched, by id. Every role is read; quarantined
- * customers are read again by id at the end.
+ * sent to the warehouse (hash comparison), every SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS (default 24; the endpoint
+ * computes spend and order counts per customer, so it is slow on real stores). In between, a run reads the new
+ * registrations, newest first until a known id, and the customers of the orders it loaded, by id. Every role is
+ * read; quarantined customers are read again by id at the end.
  */
 export const syncCustomers = (ctx: RunContext, orders: Effect.Effect<Outputs["orders"]>, output: Changed) =>
   Effect.gen(function*() {
@@ -64,8 +65,9 @@ export const syncCustomers = (ctx: RunContext, orders: Effect.Effect<Outputs["or
     const retry = retryQuarantined("customers", Customer, (page) =>
       Effect.map(loadChanged(ctx, output, page, page.docs.length, true), ({ refused }) => refused), held)
     if (!due) {
+      const registered = yield* newRegistrations(ctx, output)
       const rows = yield* Effect.flatMap(orders, (o) => byId(ctx, output, o.customers))
-      return { rows: rows + (yield* retry).length, deleted: 0 }
+      return { rows: registered + rows + (yield* retry).length, deleted: 0 }
     }
     const scanned = yield* fullScan(ctx, output)
     const rows = scanned.rows + (yield* retry).length
@@ -110,6 +112,20 @@ const fullScan = (ctx: RunContext, output: Changed) =>
       yield* Effect.logInfo(`customers: the customer count changed during the scan; scanning again (pass ${pass + 1})`)
     }
     return { rows, seen }
+  })
+
+/** Customers registered since the highest id the warehouse has: newest first, a page at a time, until a known id. */
+const newRegistrations = (ctx: RunContext, output: Changed) =>
+  Effect.gen(function*() {
+    const store = yield* StoreClient
+    const known = (yield* Effect.flatMap(LiveRows, (live) => live.lastCustomerId)) ?? 0
+    let rows = 0
+    for (let page = 1; ; page++) {
+      const p = yield* readPage({ orderby: "id", order: "desc", per_page: store.perPage, page })
+      rows += (yield* loadChanged(ctx, output, p.screened, p.total)).written
+      const reachedKnown = p.screened.docs.some((c) => c.id <= known)
+      if (reachedKnown || p.items.length < store.perPage) return rows
+    }
   })
 
 const byId = (ctx: RunContext, output: Changed, customers: ReadonlySet<number>) =>
