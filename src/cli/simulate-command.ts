@@ -22,6 +22,15 @@ const noStoreWideRefunds = Options.boolean("no-store-wide-refunds").pipe(
   Options.withDescription("answer GET /refunds with 404, like stores older than 9.0")
 )
 
+const prefixes = (name: string, description: string) =>
+  Options.text(name).pipe(
+    Options.withDescription(description),
+    Options.map((text) => text.split(",").map((p) => p.trim()).filter((p) => p !== "")),
+    Options.withDefault([] as ReadonlyArray<string>)
+  )
+const disabledRoutes = prefixes("disabled-routes", 'route prefixes the store lacks, answered 404 rest_no_route, e.g. "/webhooks,/taxes" (an older version, a plugin)')
+const forbiddenRoutes = prefixes("forbidden-routes", 'route prefixes the key may not read, answered 401 woocommerce_rest_cannot_view, e.g. "/settings,/system_status"')
+
 /** Each simulator loads only when it is asked for: every other command starts without them (about 30 MB less). */
 const storeSimulator = Effect.promise(() => import("../simulator/store/index.js"))
 const marketingSimulator = Effect.promise(() => import("../simulator/marketing/index.js"))
@@ -32,7 +41,7 @@ const serveUntilInterrupted = (close: () => Promise<void>) =>
 
 const storeCommand = Command.make(
   "store",
-  { port, seed, orders, customers, products, timezone, faults, noStoreWideRefunds },
+  { port, seed, orders, customers, products, timezone, faults, noStoreWideRefunds, disabledRoutes, forbiddenRoutes },
   (o) =>
     Effect.gen(function*() {
       const { parseFaultSpec, startStoreSimulator } = yield* storeSimulator
@@ -41,6 +50,7 @@ const storeCommand = Command.make(
           ...(Option.isSome(o.port) ? { port: o.port.value } : {}),
           timezone: o.timezone,
           storeWideRefunds: !o.noStoreWideRefunds,
+          routes: { disabled: o.disabledRoutes, forbidden: o.forbiddenRoutes },
           faults: Option.isSome(o.faults) ? parseFaultSpec(o.faults.value) : [],
           data: {
             seed: o.seed,
