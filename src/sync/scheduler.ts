@@ -53,7 +53,8 @@ export const makeScheduler = (ctx: RunContext, request: SyncRequest, addRows: (n
         const unavailable = yield* availability(ctx, request, name, outcome)
         const error = Either.isLeft(outcome) && !unavailable ? failureText(name, outcome.left) : undefined
         const counts = Either.isRight(outcome) ? outcome.right : { rows: 0, deleted: 0 }
-        yield* state.finished(name, counts.rows, error ?? null)
+        // An unavailable stream did not succeed: its last success stays that of the last time it was served.
+        yield* state.finished(name, counts.rows, error ?? (unavailable ? `unavailable: ${unavailable}` : null))
         yield* addRows(counts.rows)
         const result: StreamResult = { stream: name, ...counts, seconds: (Date.now() - t0) / 1000, ...(error ? { error } : {}), ...(unavailable ? { unavailable } : {}) }
         yield* progress.streamDone(result)
@@ -102,8 +103,9 @@ const skipUnavailable = (ctx: RunContext, request: SyncRequest, name: StreamName
   })
 
 /**
- * Whether a stream's outcome shows it unavailable on this store (recorded, with one warning; orders are never
- * unavailable: nothing else makes sense without them), or that a stream recorded unavailable is served again.
+ * Whether a stream's outcome shows it unavailable on this store (recorded; its end is warned about once, by the
+ * progress line; orders are never unavailable: nothing else makes sense without them), or that a stream recorded
+ * unavailable is served again.
  */
 const availability = (ctx: RunContext, request: SyncRequest, name: StreamName, outcome: Either.Either<unknown, unknown>) =>
   Effect.gen(function*() {
@@ -113,8 +115,6 @@ const availability = (ctx: RunContext, request: SyncRequest, name: StreamName, o
       if (Either.isRight(outcome)) yield* Effect.zipRight(state.markAvailable(name), state.markRefreshed(name, ctx.upper))
       return undefined
     }
-    yield* Effect.logWarning(`${name}: unavailable on this store, skipped: ${reason}; tried again in ${request.unavailableRecheckHours} h, ` +
-      `or at once when named with --streams`)
     yield* state.markUnavailable(name, { reason, checkedAt: ctx.upper })
     return reason
   })
