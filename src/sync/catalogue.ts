@@ -6,11 +6,12 @@ import { syncOrders } from "./streams/orders.js"
 import { syncProducts } from "./streams/products.js"
 import { syncRefunds } from "./streams/refunds.js"
 import { syncReports } from "./streams/reports.js"
+import { syncVariations } from "./streams/variations.js"
 
 /** Every stream a run can take, in the order runs report them. */
 export const STREAMS = [
   "orders", "refunds", "products", "customers", "reports",
-  "order_notes", "customer_downloads", "tax_rates", "tax_classes", "product_reviews", "product_attributes", "attribute_terms",
+  "variations", "order_notes", "customer_downloads", "tax_rates", "tax_classes", "product_reviews", "product_attributes", "attribute_terms",
   "product_categories", "shipping_classes", "shipping_zones", "shipping_zone_methods", "settings", "reference_data",
   "system_status_tools", "webhooks", "report_top_sellers", "report_totals"
 ] as const
@@ -72,11 +73,11 @@ export const CATALOGUE: Readonly<Record<StreamName, StreamDefinition>> = {
   },
   products: {
     table: "store.products",
-    strategy: "modified cursor (any, then trash); variations per changed variable product, all on a full pass",
+    strategy: "modified cursor (any, then trash); variations per changed variable product",
     sales: true,
     after: [],
     every: 0,
-    run: (ctx) => syncProducts(ctx)
+    run: (ctx, io) => syncProducts(ctx, io.outputs.products)
   },
   customers: {
     table: "store.customers",
@@ -94,6 +95,14 @@ export const CATALOGUE: Readonly<Record<StreamName, StreamDefinition>> = {
     after: SALES,
     every: 0,
     run: (ctx) => syncReports(ctx)
+  },
+  variations: {
+    table: "store.product_variations",
+    strategy: `per variable product, on a full pass each SHOPSYNC_CHILDREN_FULL_PASS_HOURS (changed products' variations come with products)`,
+    sales: false,
+    after: AFTER_SALES,
+    every: CHILD,
+    run: (ctx, io) => syncVariations(ctx, io.inputs.products)
   },
   order_notes: resource("order_notes", `per order, ${CHILDREN}`, CHILD, (ctx, io) =>
     children("order_notes", liveParents.orders)(ctx, Effect.map(io.inputs.orders, (o) => o.changed))),
@@ -129,11 +138,10 @@ export const CATALOGUE: Readonly<Record<StreamName, StreamDefinition>> = {
 /** The sales pipeline: what a backfill re-reads by default and the daily views are made of. */
 export const SALES_STREAMS = STREAMS.filter((name) => CATALOGUE[name].sales)
 
-/** State rows that belong to a stream without being one (its trash listing, its variations pass, its deletions check). */
+/** State rows that belong to a stream without being one (its trash listing, its deletions check). */
 export const STATE_ROWS: Readonly<Record<string, { readonly table: string; readonly strategy: string }>> = {
   "orders.trash": { table: "store.orders", strategy: "the trash listing of orders" },
   "products.trash": { table: "store.products", strategy: "the trash listing of products" },
-  variations: { table: "store.product_variations", strategy: "full pass of products' variations" },
   "orders.deletions": { table: "store.orders", strategy: "forced deletions of orders looked for every SHOPSYNC_DELETIONS_HOURS" },
   "products.deletions": { table: "store.products", strategy: "forced deletions of products looked for every SHOPSYNC_DELETIONS_HOURS" },
   "refunds.deletions": { table: "store.refunds", strategy: "deleted refunds looked for every SHOPSYNC_DELETIONS_HOURS" }

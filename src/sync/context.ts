@@ -62,6 +62,8 @@ export interface RunContext {
 export interface Outputs {
   /** The orders the run loaded, and the registered customers on them. */
   readonly orders: { readonly changed: ReadonlySet<number>; readonly customers: ReadonlySet<number> }
+  /** The variable products whose variations the products stream read. */
+  readonly products: { readonly variable: ReadonlySet<number> }
   /** The customers whose document was new or changed. */
   readonly customers: { readonly changed: ReadonlySet<number> }
   /** Keys the resource found new or changed, for its children. */

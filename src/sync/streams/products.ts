@@ -1,11 +1,9 @@
-import { Effect } from "effect"
+import { Effect, Ref } from "effect"
 import { StoreClient } from "../../store-client/client.js"
 import { Product, Variation } from "../../store-client/schemas.js"
-import { LiveRows } from "../../warehouse/live-rows.js"
 import { replaceChildren } from "../children.js"
-import type { RunContext } from "../context.js"
+import type { Outputs, RunContext } from "../context.js"
 import { findDeletedIfDue } from "../deletions.js"
-import { SyncState } from "../state.js"
 import { existsOrNotFound } from "./orders.js"
 import { walkListings } from "./listings.js"
 
@@ -14,11 +12,17 @@ const LISTINGS = [
   { stream: "products.trash", params: { status: "trash" } }
 ] as const
 
+/** A variable product's complete variation list, read and loaded; returns how many. */
+export const readVariations = (productId: number) =>
+  replaceChildren({ parentId: productId, path: `/products/${productId}/variations`, kind: "variations", schema: Variation }).pipe(
+    Effect.map((docs) => docs.length)
+  )
+
 /**
- * Products by modified cursor; the variations of each variable product that changed, from its own list,
- * and of every variable product on a periodic full pass (a variation's edit need not touch its product).
+ * Products by modified cursor, and the variations of each variable product that changed, from its own list (the
+ * `variations` stream reads every variable product's on its periodic full pass). Tells which it read.
  */
-export const syncProducts = (ctx: RunContext) =>
+export const syncProducts = (ctx: RunContext, output: Ref.Ref<Outputs["products"]>) =>
   Effect.gen(function*() {
     const variable = new Set<number>()
     let rows = yield* walkListings(ctx, { name: "products", path: "/products", kind: "products", field: "modified", schema: Product, listings: LISTINGS }, (docs) =>
@@ -26,14 +30,9 @@ export const syncProducts = (ctx: RunContext) =>
         for (const d of docs) if (d.type === "variable") variable.add(d.id)
       }))
     const store = yield* StoreClient
-    const state = yield* SyncState
-    const fullPass = yield* state.fullPassDue("variations", ctx.childrenFullPassHours, ctx.upper)
-    if (fullPass) for (const id of yield* Effect.flatMap(LiveRows, (live) => live.variableProducts)) variable.add(id)
     const variations = yield* Effect.forEach(variable, (productId) =>
-      replaceChildren({ parentId: productId, path: `/products/${productId}/variations`, kind: "variations", schema: Variation }).pipe(
-        Effect.map((docs) => docs.length)
-      ), { concurrency: store.concurrency })
-    if (fullPass) yield* state.fullPassDone("variations", ctx.upper)
+      readVariations(productId).pipe(Effect.tap(() => Ref.update(output, (o) => ({ variable: new Set([...o.variable, productId]) })))),
+      { concurrency: store.concurrency })
     rows += variations.reduce((n, v) => n + v, 0)
     const deleted = yield* findDeletedIfDue(
       { table: "products", path: "/products", field: "modified", listings: LISTINGS.map((l) => l.params), stillExists: (id) => existsOrNotFound(`/products/${id}`) },
