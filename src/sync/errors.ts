@@ -1,4 +1,5 @@
 import { Data } from "effect"
+import type { SqlError } from "@effect/sql/SqlError"
 import type { StoreError } from "../store-client/errors.js"
 import { sqlErrorText } from "../warehouse/sql-error.js"
 
@@ -45,12 +46,11 @@ export interface RunSummary {
  * (401/403 while the sales routes answer): the stream is unavailable on this store, not failed. The reason names
  * the request and the store's answer.
  */
-export const unavailableReason = (e: unknown): string | undefined => {
-  const error = e as StoreError
-  if (error?._tag === "StoreRequestFailed" && error.status === 404 && error.code === "rest_no_route") {
+export const unavailableReason = (error: StoreError | SqlError): string | undefined => {
+  if (error._tag === "StoreRequestFailed" && error.status === 404 && error.code === "rest_no_route") {
     return `GET ${error.url} answered 404 rest_no_route${error.storeMessage ? ` (${error.storeMessage})` : ""}`
   }
-  if (error?._tag === "StoreAuthFailed") {
+  if (error._tag === "StoreAuthFailed") {
     return `GET ${error.url} answered ${error.status}${error.code ? ` ${error.code}` : ""}${error.storeMessage ? ` (${error.storeMessage})` : ""}`
   }
   return undefined

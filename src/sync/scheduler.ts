@@ -1,7 +1,7 @@
 import { Deferred, Effect, Either, Option, Ref } from "effect"
 import { StoreClient } from "../store-client/client.js"
 import { CATALOGUE, STREAMS, type StreamName } from "./catalogue.js"
-import { type Outputs, Progress, type RunContext, type StreamIO, type SyncRequest } from "./context.js"
+import { type Counts, type Outputs, Progress, type RunContext, type StreamError, type StreamIO, type SyncRequest } from "./context.js"
 import { errorText, type StreamResult, unavailableReason } from "./errors.js"
 import { SyncState } from "./state.js"
 
@@ -73,7 +73,7 @@ export const makeScheduler = (ctx: RunContext, request: SyncRequest, addRows: (n
   })
 
 /** Why a stream failed; one the user named that the store does not serve says so. */
-const failureText = (name: StreamName, e: unknown) => {
+const failureText = (name: StreamName, e: StreamError) => {
   const reason = name === "orders" ? undefined : unavailableReason(e)
   return reason === undefined ? errorText(e) : `the store does not serve this stream (${reason}); leave it out of --streams`
 }
@@ -109,7 +109,7 @@ const skipUnavailable = (ctx: RunContext, request: SyncRequest, name: StreamName
  * progress line; orders are never unavailable: nothing else makes sense without them), or that a stream recorded
  * unavailable is served again.
  */
-const availability = (ctx: RunContext, request: SyncRequest, name: StreamName, outcome: Either.Either<unknown, unknown>) =>
+const availability = (ctx: RunContext, request: SyncRequest, name: StreamName, outcome: Either.Either<Counts, StreamError>) =>
   Effect.gen(function*() {
     const state = yield* SyncState
     const reason = Either.isLeft(outcome) && name !== "orders" && !request.named ? unavailableReason(outcome.left) : undefined
