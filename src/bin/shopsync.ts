@@ -51,7 +51,8 @@ const logger = Logger.replace(
 )
 
 /**
- * 0 done; 2 some streams of a sync or backfill failed (the others ran, and the contact push); 1 any other failure;
+ * 0 done; 2 some streams of a sync or backfill failed (the others ran, and the contact push); 75 (EX_TEMPFAIL) a
+ * sync found another run holding the store's lock and did nothing; 1 any other failure;
  * stopped by a signal, 128 + its number, as a shell reports it, so cron, systemd and Kubernetes do not count an
  * interrupted sync as a success.
  */
@@ -59,8 +60,15 @@ const exitCode = (exit: Exit.Exit<unknown, unknown>): number => {
   if (Exit.isSuccess(exit)) return 0
   if (Cause.isInterruptedOnly(exit.cause)) return 128 + signalNumber
   const failure = Cause.failureOption(exit.cause)
-  return Option.isSome(failure) && (failure.value as { _tag?: string })._tag === "SyncFailed" ? 2 : 1
+  const tag = Option.isSome(failure) ? (failure.value as { _tag?: string })._tag : undefined
+  return tag === "SyncFailed" ? 2 : tag === "RunLockHeld" ? 75 : 1
 }
+
+// A reader that stops early (`status | head -1`) closes the pipe: what is left to print goes nowhere, and the
+// command ends as it would have, without a stack trace.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code !== "EPIPE") throw e
+})
 
 leaveSignalsToRuntime()
 let signalNumber = os.constants.signals.SIGINT

@@ -7,6 +7,7 @@ import { enqueueContacts } from "../contacts/push.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { CATALOGUE, STREAMS } from "../sync/catalogue.js"
 import { runSync } from "../sync/engine.js"
+import { RunLockHeld } from "../sync/errors.js"
 import { syncLayer } from "./layers.js"
 import { reportPush, runPush } from "./push-command.js"
 import { parseStreams, streamsOption } from "./streams-option.js"
@@ -59,10 +60,7 @@ export const syncCommand = Command.make(
         Effect.catchTag("SyncFailed", (failed) =>
           printSummary(failed.summary).pipe(Effect.zipRight(marketingPush(noPush)), Effect.zipRight(Effect.fail(failed))))
       )
-      if (summary === undefined) {
-        yield* Effect.logWarning("another shopsync run holds this store's lock; nothing done (use --wait to wait for it)")
-        return
-      }
+      if (summary === undefined) return yield* new RunLockHeld({ storeId: settings.storeId })
       yield* printSummary(summary)
       yield* marketingPush(noPush)
     }).pipe(Effect.provide(OutboxLive.pipe(Layer.provideMerge(DatabaseLive))))
@@ -76,7 +74,8 @@ export const syncCommand = Command.make(
       "A stream the store does not serve (404 rest_no_route) or will not let this key read (401/403) is skipped with a " +
       "warning and tried again after SHOPSYNC_UNAVAILABLE_RECHECK_HOURS (default 24), or at once when named with --streams " +
       "(then it fails the run). `status` shows each stream's strategy. Exits at once if another run holds the lock. " +
-      "Exit codes: 0 done; 2 some streams failed (the others and the contact push ran); 1 the run could not start or " +
-      "failed as a whole; 130/143 stopped by SIGINT/SIGTERM (the next run resumes)."
+      "Exit codes: 0 done; 2 some streams failed (the others and the contact push ran); 75 another run holds the " +
+      "store's lock, nothing done; 1 the run could not start or failed as a whole; 130/143 stopped by SIGINT/SIGTERM " +
+      "(the next run resumes)."
   )
 )

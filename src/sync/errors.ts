@@ -21,6 +21,13 @@ export class SyncFailed extends Data.TaggedError("SyncFailed")<{
   }
 }
 
+/** Another run holds the store's run lock: nothing was done (exit code 75, so cron can tell it from a success). */
+export class RunLockHeld extends Data.TaggedError("RunLockHeld")<{ readonly storeId: string }> {
+  override get message() {
+    return `another shopsync run holds the lock of store ${this.storeId}; nothing done (use --wait to wait for it)`
+  }
+}
+
 /** One stream's outcome in a run. */
 export interface StreamResult {
   readonly stream: string

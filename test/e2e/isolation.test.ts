@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type MarketingSimulator, startMarketingSimulator } from "../../src/simulator/marketing/index.js"
 import { manualClock, startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
-import { runCli } from "../support/cli.js"
+import pg from "pg"
+import { runCli, startCli } from "../support/cli.js"
 import { freshDatabase, sqlRows } from "../support/database.js"
 
 const STORE_ID = "cli-iso"
@@ -62,5 +63,29 @@ describe("the sync command when part of the store fails or is missing", () => {
     const { derived, sent } = await contacts()
     expect(derived).toBeGreaterThan(0)
     expect(sent).toBe(derived)
+  })
+
+  it("a sync while another run holds the store's lock does nothing and exits 75, so cron can tell it from a success", async () => {
+    const { env } = await setUp(`${STORE_ID}-3`, {})
+    const other = new pg.Client({ connectionString: env.DATABASE_URL })
+    await other.connect()
+    try {
+      await other.query("SELECT pg_advisory_lock(hashtext('shopsync:sync'), hashtext($1))", [env.STORE_ID])
+      const run = await runCli(["sync"], env)
+      expect(run.code).toBe(75)
+      expect(run.stderr).toContain(`another shopsync run holds the lock of store ${env.STORE_ID}; nothing done (use --wait to wait for it)`)
+      expect(run.stdout).toBe("")
+    } finally {
+      await other.end()
+    }
+  })
+
+  it("a reader that stops early (status | head -1) ends the command quietly, without an EPIPE trace", async () => {
+    const { env } = await setUp(`${STORE_ID}-4`, {})
+    const cli = startCli(["status"], env)
+    cli.child.stdout.once("data", () => cli.child.stdout.destroy())
+    const run = await cli.done
+    expect(run.stderr).not.toMatch(/EPIPE|Error:/)
+    expect(run.code).toBe(0)
   })
 })
