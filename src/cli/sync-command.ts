@@ -16,6 +16,10 @@ import { printSummary } from "./summary.js"
 const waitOption = Options.boolean("wait").pipe(
   Options.withDescription("if another run holds this store's lock, wait for it instead of exiting")
 )
+const waitTimeoutOption = Options.integer("wait-timeout").pipe(
+  Options.withDescription("wait for another run's lock at most this many seconds, then exit 75 (implies --wait)"),
+  Options.optional
+)
 const noPushOption = Options.boolean("no-push").pipe(
   Options.withDescription("do not push contacts to the marketing service after the sync")
 )
@@ -42,8 +46,8 @@ const marketingPush = (noPush: boolean) =>
 
 export const syncCommand = Command.make(
   "sync",
-  { streams: streamsOption("all"), wait: waitOption, noPush: noPushOption },
-  ({ streams, wait, noPush }) =>
+  { streams: streamsOption("all"), wait: waitOption, waitTimeout: waitTimeoutOption, noPush: noPushOption },
+  ({ streams, wait, waitTimeout, noPush }) =>
     Effect.gen(function*() {
       const selected = yield* parseStreams(streams, STREAMS)
       const settings = yield* storeSettingsConfig
@@ -52,7 +56,8 @@ export const syncCommand = Command.make(
       const summary = yield* runSync({
         streams: selected,
         mode: { kind: "sync" },
-        waitForLock: wait,
+        waitForLock: wait || Option.isSome(waitTimeout),
+        ...(Option.isSome(waitTimeout) ? { waitSeconds: waitTimeout.value } : {}),
         named: Option.isSome(streams),
         ...(yield* fullPassConfig)
       }).pipe(
@@ -60,7 +65,9 @@ export const syncCommand = Command.make(
         Effect.catchTag("SyncFailed", (failed) =>
           printSummary(failed.summary).pipe(Effect.zipRight(marketingPush(noPush)), Effect.zipRight(Effect.fail(failed))))
       )
-      if (summary === undefined) return yield* new RunLockHeld({ storeId: settings.storeId })
+      if (summary === undefined) {
+        return yield* new RunLockHeld({ storeId: settings.storeId, ...(Option.isSome(waitTimeout) ? { waitedSeconds: waitTimeout.value } : {}) })
+      }
       yield* printSummary(summary)
       yield* marketingPush(noPush)
     }).pipe(Effect.provide(OutboxLive.pipe(Layer.provideMerge(DatabaseLive))))

@@ -29,6 +29,8 @@ export interface SyncRequest {
   readonly streams: ReadonlyArray<StreamName>
   readonly mode: RunMode
   readonly waitForLock: boolean
+  /** With waitForLock: give up after this many seconds (undefined: wait as long as it takes). */
+  readonly waitSeconds?: number
   /** The user named the streams (--streams): they run whether due or not, and one the store does not serve fails the run. */
   readonly named: boolean
   readonly customersFullScanHours: number

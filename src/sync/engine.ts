@@ -44,7 +44,7 @@ export const runSync = (request: SyncRequest) =>
     const store = yield* StoreClient
     yield* migrate
     const sales = yield* Effect.acquireRelease(Scope.make(), (scope) => Scope.close(scope, Exit.void))
-    if (!(yield* Scope.extend(acquireRunLock(store.storeId, request.waitForLock), sales))) return undefined
+    if (!(yield* Scope.extend(acquireRunLock(store.storeId, request.waitForLock, request.waitSeconds), sales))) return undefined
     const resources = yield* tryResourcesLock(store.storeId)
     return yield* Effect.provide(runLocked(request, { releaseSales: Scope.close(sales, Exit.void), resources }), repositories(store.storeId))
   }).pipe(Effect.scoped)

@@ -22,9 +22,11 @@ export class SyncFailed extends Data.TaggedError("SyncFailed")<{
 }
 
 /** Another run holds the store's run lock: nothing was done (exit code 75, so cron can tell it from a success). */
-export class RunLockHeld extends Data.TaggedError("RunLockHeld")<{ readonly storeId: string }> {
+export class RunLockHeld extends Data.TaggedError("RunLockHeld")<{ readonly storeId: string; readonly waitedSeconds?: number }> {
   override get message() {
-    return `another shopsync run holds the lock of store ${this.storeId}; nothing done (use --wait to wait for it)`
+    return this.waitedSeconds === undefined
+      ? `another shopsync run holds the lock of store ${this.storeId}; nothing done (use --wait to wait for it)`
+      : `another shopsync run still held the lock of store ${this.storeId} after ${this.waitedSeconds} s of waiting; nothing done`
   }
 }
 

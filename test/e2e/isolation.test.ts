@@ -65,7 +65,7 @@ describe("the sync command when part of the store fails or is missing", () => {
     expect(sent).toBe(derived)
   })
 
-  it("a sync while another run holds the store's lock does nothing and exits 75, so cron can tell it from a success", async () => {
+  it("a sync while another run holds the store's lock does nothing and exits 75, so cron can tell it from a success; --wait-timeout bounds the wait", async () => {
     const { env } = await setUp(`${STORE_ID}-3`, {})
     const other = new pg.Client({ connectionString: env.DATABASE_URL })
     await other.connect()
@@ -75,6 +75,12 @@ describe("the sync command when part of the store fails or is missing", () => {
       expect(run.code).toBe(75)
       expect(run.stderr).toContain(`another shopsync run holds the lock of store ${env.STORE_ID}; nothing done (use --wait to wait for it)`)
       expect(run.stdout).toBe("")
+
+      const started = Date.now()
+      const waited = await runCli(["sync", "--wait-timeout", "3"], env)
+      expect(waited.code).toBe(75)
+      expect(waited.stderr).toContain(`still held the lock of store ${env.STORE_ID} after 3 s of waiting`)
+      expect(Date.now() - started).toBeGreaterThanOrEqual(3_000)
     } finally {
       await other.end()
     }
