@@ -1,3 +1,4 @@
+import type { SqlError } from "@effect/sql/SqlError"
 import { Deferred, Effect, Either, Option, Ref } from "effect"
 import { StoreClient } from "../store-client/client.js"
 import { CATALOGUE, STREAMS, type StreamName } from "./catalogue.js"
@@ -47,7 +48,7 @@ export const makeScheduler = (ctx: RunContext, request: SyncRequest, addRows: (n
 
     const runOne = (name: StreamName) =>
       Effect.gen(function*() {
-        const skipped = (yield* notDue(ctx, request, name)) ?? (yield* skipUnavailable(ctx, request, name))
+        const skipped = yield* skipping(ctx, request, name)
         if (skipped) return skipped
         const t0 = Date.now()
         yield* state.started(name, ctx.runId)
@@ -78,30 +79,27 @@ const failureText = (name: StreamName, e: StreamError) => {
   return reason === undefined ? errorText(e) : `the store does not serve this stream (${reason}); leave it out of --streams`
 }
 
-/** A plain sync runs a stream with a refresh interval only once that interval has passed since its last success. */
-const notDue = (ctx: RunContext, request: SyncRequest, name: StreamName) =>
-  Effect.gen(function*() {
-    const every = request.refreshHours[name] ?? CATALOGUE[name].every
-    if (request.named || every <= 0 || ctx.mode.kind === "backfill") return undefined
-    const refreshedAt = yield* Effect.flatMap(SyncState, (state) => state.refreshedAt(name))
-    if (refreshedAt === undefined || ctx.upper - refreshedAt >= every * 3600) return undefined
-    yield* Effect.logDebug(`${name}: not due (refreshed every ${every} h)`)
-    const result: StreamResult = { stream: name, rows: 0, deleted: 0, seconds: 0, skipped: `not due: refreshed every ${every} h` }
-    return result
-  })
-
 /**
- * A stream found unavailable less than SHOPSYNC_UNAVAILABLE_RECHECK_HOURS ago is skipped without a request, unless
- * the user named it (then it is tried again, and fails if the store still does not serve it).
+ * Why a plain sync skips a stream without a request, if it does: one with a refresh interval runs only once that
+ * interval has passed since its last complete run; one found unavailable less than SHOPSYNC_UNAVAILABLE_RECHECK_HOURS
+ * ago waits for its re-check. A stream the user named always runs (one the store does not serve then fails).
  */
-const skipUnavailable = (ctx: RunContext, request: SyncRequest, name: StreamName) =>
+const skipping = (ctx: RunContext, request: SyncRequest, name: StreamName): Effect.Effect<StreamResult | undefined, SqlError, SyncState> =>
   Effect.gen(function*() {
-    const known = yield* Effect.flatMap(SyncState, (state) => state.unavailable(name))
-    if (Option.isNone(known) || request.named || ctx.upper - known.value.checkedAt >= request.unavailableRecheckHours * 3600) return undefined
-    yield* Effect.logDebug(`${name}: skipped, the store does not serve it (${known.value.reason}); tried again ` +
-      `${request.unavailableRecheckHours} h after it was checked, or at once when named with --streams`)
-    const result: StreamResult = { stream: name, rows: 0, deleted: 0, seconds: 0, unavailable: known.value.reason }
-    return result
+    if (request.named) return undefined
+    const { refreshedAt, unavailable } = yield* Effect.flatMap(SyncState, (state) => state.standing(name))
+    const every = request.refreshHours[name] ?? CATALOGUE[name].every
+    const skipped = { stream: name, rows: 0, deleted: 0, seconds: 0 }
+    if (every > 0 && ctx.mode.kind !== "backfill" && refreshedAt !== undefined && ctx.upper - refreshedAt < every * 3600) {
+      yield* Effect.logDebug(`${name}: not due (refreshed every ${every} h)`)
+      return { ...skipped, skipped: `not due: refreshed every ${every} h` } satisfies StreamResult
+    }
+    if (Option.isSome(unavailable) && ctx.upper - unavailable.value.checkedAt < request.unavailableRecheckHours * 3600) {
+      yield* Effect.logDebug(`${name}: skipped, the store does not serve it (${unavailable.value.reason}); tried again ` +
+        `${request.unavailableRecheckHours} h after it was checked, or at once when named with --streams`)
+      return { ...skipped, unavailable: unavailable.value.reason } satisfies StreamResult
+    }
+    return undefined
   })
 
 /**
@@ -114,7 +112,7 @@ const availability = (ctx: RunContext, request: SyncRequest, name: StreamName, o
     const state = yield* SyncState
     const reason = Either.isLeft(outcome) && name !== "orders" && !request.named ? unavailableReason(outcome.left) : undefined
     if (reason === undefined) {
-      if (Either.isRight(outcome)) yield* Effect.zipRight(state.markAvailable(name), state.markRefreshed(name, ctx.upper))
+      if (Either.isRight(outcome)) yield* state.markServed(name, ctx.upper)
       return undefined
     }
     yield* state.markUnavailable(name, { reason, checkedAt: ctx.upper })

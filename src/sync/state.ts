@@ -15,6 +15,12 @@ export type PassProgress = typeof PassProgress.Type
 export const Unavailable = Schema.Struct({ reason: Schema.String, checkedAt: Schema.Number })
 export type Unavailable = typeof Unavailable.Type
 
+export interface Standing {
+  /** When the stream last ran to the end, by the store's clock (epoch second), if ever. */
+  readonly refreshedAt: number | undefined
+  readonly unavailable: Option.Option<Unavailable>
+}
+
 /** What `status` shows for one stream (texts formatted by PostgreSQL). */
 export const StreamStatus = Schema.Struct({
   stream: Schema.String,
@@ -61,16 +67,15 @@ export class SyncState extends Context.Tag("shopsync/SyncState")<SyncState, {
   readonly fullPassDone: (stream: string, upper: number) => Effect.Effect<void, SqlError>
   /** Every stream's state for `status`; `tables` names the table whose live rows count for each stream. */
   readonly status: (tables: Readonly<Record<string, string>>) => Effect.Effect<ReadonlyArray<StreamStatus>, SqlError>
-  /** Why the store does not serve `stream` (or lets this key read it), and when that was last seen (epoch second). */
-  readonly unavailable: (stream: string) => Effect.Effect<Option.Option<Unavailable>, SqlError>
+  /** Whether and when a run of `stream` is due: its last complete run, and why the store may not serve it. */
+  readonly standing: (stream: string) => Effect.Effect<Standing, SqlError>
+  /** The store does not serve `stream` (or not to this key): why, and when that was seen. */
   readonly markUnavailable: (stream: string, why: Unavailable) => Effect.Effect<void, SqlError>
-  readonly markAvailable: (stream: string) => Effect.Effect<void, SqlError>
+  /** `stream` ran to the end as of `upper` (the store's clock): it is served, and refreshed then. */
+  readonly markServed: (stream: string, upper: number) => Effect.Effect<void, SqlError>
   /** A child stream's full pass under way: when it started (store clock) and the last parent it stored. */
   readonly passProgress: (stream: string) => Effect.Effect<Option.Option<PassProgress>, SqlError>
   readonly savePassProgress: (stream: string, progress: PassProgress) => Effect.Effect<void, SqlError>
-  /** When the stream last ran to the end, by the store's clock (epoch second), if ever. */
-  readonly refreshedAt: (stream: string) => Effect.Effect<number | undefined, SqlError>
-  readonly markRefreshed: (stream: string, upper: number) => Effect.Effect<void, SqlError>
   /** Days whose figures changed since the store's report for them was last stored, in order (noted by the tables' triggers). */
   readonly reportDaysPending: Effect.Effect<ReadonlyArray<string>, SqlError>
   /** The store's report for [first, last] is stored: those days are current. */
@@ -119,15 +124,18 @@ export const makeSyncState = (storeId: string) =>
         Effect.map(read(stream), (state) => hours <= 0 || upper - Number(state.details["lastFullPass"] ?? 0) >= hours * 3600),
       fullPassDone: (stream, upper) => checkpoint(stream, null, 0, { lastFullPass: upper }),
       status: (tables) => streamsStatus(sql, storeId, tables),
-      unavailable: (stream) => Effect.map(read(stream), (state) => Schema.decodeUnknownOption(Unavailable)(state.details["unavailable"])),
+      standing: (stream) =>
+        Effect.map(read(stream), ({ details }) => ({
+          refreshedAt: Option.getOrUndefined(Schema.decodeUnknownOption(Schema.Number)(details["refreshedAt"])),
+          unavailable: Schema.decodeUnknownOption(Unavailable)(details["unavailable"])
+        })),
       markUnavailable: (stream, why) => mergeDetails(stream, { unavailable: why }),
+      markServed: (stream, upper) =>
+        sql`INSERT INTO sync.state AS s (store_id, stream, details) VALUES (${storeId}, ${stream}, jsonb_build_object('refreshedAt', ${upper}::bigint))
+            ON CONFLICT (store_id, stream) DO UPDATE SET details = (s.details - 'unavailable') || EXCLUDED.details, updated_at = now()`.pipe(
+          Effect.asVoid),
       passProgress: (stream) => Effect.map(read(stream), (state) => Schema.decodeUnknownOption(PassProgress)(state.details["pass"])),
       savePassProgress: (stream, progress) => mergeDetails(stream, { pass: progress }),
-      refreshedAt: (stream) => Effect.map(read(stream), (state) => Option.getOrUndefined(Schema.decodeUnknownOption(Schema.Number)(state.details["refreshedAt"]))),
-      markRefreshed: (stream, upper) => mergeDetails(stream, { refreshedAt: upper }),
-      markAvailable: (stream) =>
-        sql`UPDATE sync.state SET details = details - 'unavailable', updated_at = now()
-            WHERE store_id = ${storeId} AND stream = ${stream} AND details ? 'unavailable'`.pipe(Effect.asVoid),
       reportDaysPending: sql`SELECT day::text AS day FROM sync.report_days WHERE store_id = ${storeId} ORDER BY day`.pipe(
         Effect.flatMap(Schema.decodeUnknown(Schema.Array(Schema.Struct({ day: Schema.String })))),
         Effect.orDie,
