@@ -4,22 +4,17 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Fiber, Option, Random, Redacted, Ref, Schema, TestClock } from "effect"
-import type { StoreSettings } from "../../src/config/settings.js"
-import { storeSettingsConfig } from "../../src/config/settings.js"
+import { type StoreSettings, storeSettingsConfig } from "../../src/config/settings.js"
 import { signatureMatches } from "../../src/simulator/http/oauth1.js"
 import { makeStoreClient } from "../../src/store-client/client.js"
+import { storeSettings } from "../support/store-client.js"
 
-const settings: StoreSettings = {
-  apiUrl: "http://shop.test/wp-json/wc/v3",
+const settings = storeSettings("http://shop.test/wp-json/wc/v3", {
   consumerKey: Redacted.make("ck_1"),
   consumerSecret: Redacted.make("cs_2"),
-  storeId: "test",
-  perPage: 100,
-  settleSeconds: 0,
   maxAttempts: 3,
-  requestTimeoutMs: 5_000,
   concurrency: 2
-}
+})
 const policy = { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 30_000, timeoutMs: 5_000 }
 
 type Reply = { readonly status: number; readonly body: string; readonly headers?: Record<string, string> } | { readonly code: string }

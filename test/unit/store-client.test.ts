@@ -3,20 +3,15 @@ import * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Logger, Random, Redacted, Ref, Schema, TestClock } from "effect"
-import type { StoreSettings } from "../../src/config/settings.js"
 import { makeStoreClient } from "../../src/store-client/client.js"
+import { storeSettings } from "../support/store-client.js"
 
-const settings: StoreSettings = {
-  apiUrl: "https://shop.test/wp-json/wc/v3",
+const settings = storeSettings("https://shop.test/wp-json/wc/v3", {
   consumerKey: Redacted.make("ck_1"),
   consumerSecret: Redacted.make("cs_2"),
-  storeId: "test",
-  perPage: 100,
-  settleSeconds: 0,
   maxAttempts: 3,
-  requestTimeoutMs: 5_000,
   concurrency: 2
-}
+})
 const policy = { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 30_000, timeoutMs: 5_000 }
 
 type Reply = { readonly status: number; readonly body: string; readonly headers?: Record<string, string> } | "reset"
