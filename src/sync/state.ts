@@ -11,6 +11,11 @@ export interface StreamState {
 
 export const PassProgress = Schema.Struct({ startedAt: Schema.Number, after: Schema.String })
 export type PassProgress = typeof PassProgress.Type
+export interface PassToRun {
+  readonly startedAt: number
+  /** Resume after this parent key; undefined: from the first. */
+  readonly after: string | undefined
+}
 
 export const Unavailable = Schema.Struct({ reason: Schema.String, checkedAt: Schema.Number })
 export type Unavailable = typeof Unavailable.Type
@@ -73,8 +78,11 @@ export class SyncState extends Context.Tag("shopsync/SyncState")<SyncState, {
   readonly markUnavailable: (stream: string, why: Unavailable) => Effect.Effect<void, SqlError>
   /** `stream` ran to the end as of `upper` (the store's clock): it is served, and refreshed then. */
   readonly markServed: (stream: string, upper: number) => Effect.Effect<void, SqlError>
-  /** A child stream's full pass under way: when it started (store clock) and the last parent it stored. */
-  readonly passProgress: (stream: string) => Effect.Effect<Option.Option<PassProgress>, SqlError>
+  /**
+   * The resumable full pass of a child stream to run now, if any: the one under way (its start, by the store's
+   * clock, and the last parent it stored), or a new one starting at `upper` when `fullPassDue` says so.
+   */
+  readonly passToRun: (stream: string, hours: number, upper: number) => Effect.Effect<Option.Option<PassToRun>, SqlError>
   readonly savePassProgress: (stream: string, progress: PassProgress) => Effect.Effect<void, SqlError>
   /** Days whose figures changed since the store's report for them was last stored, in order (noted by the tables' triggers). */
   readonly reportDaysPending: Effect.Effect<ReadonlyArray<string>, SqlError>
@@ -83,6 +91,10 @@ export class SyncState extends Context.Tag("shopsync/SyncState")<SyncState, {
   /** Forgets every stream's state (the demo starts from nothing). */
   readonly reset: Effect.Effect<void, SqlError>
 }>() {}
+
+/** A full pass is due when there has been none yet, or `hours` ago (0: every run). */
+const passDue = (state: StreamState, hours: number, upper: number) =>
+  hours <= 0 || upper - Number(state.details["lastFullPass"] ?? 0) >= hours * 3600
 
 const STATE = "extract(epoch FROM cursor_at)::bigint AS cursor_at, cursor_id, details"
 
@@ -120,8 +132,7 @@ export const makeSyncState = (storeId: string) =>
         sql`UPDATE sync.state SET last_rows = ${rows}, last_error = ${error},
               last_success_at = CASE WHEN ${error}::text IS NULL THEN now() ELSE last_success_at END, updated_at = now()
             WHERE store_id = ${storeId} AND stream = ${stream}`.pipe(Effect.asVoid),
-      fullPassDue: (stream, hours, upper) =>
-        Effect.map(read(stream), (state) => hours <= 0 || upper - Number(state.details["lastFullPass"] ?? 0) >= hours * 3600),
+      fullPassDue: (stream, hours, upper) => Effect.map(read(stream), (state) => passDue(state, hours, upper)),
       fullPassDone: (stream, upper) => checkpoint(stream, null, 0, { lastFullPass: upper }),
       status: (tables) => streamsStatus(sql, storeId, tables),
       standing: (stream) =>
@@ -134,7 +145,12 @@ export const makeSyncState = (storeId: string) =>
         sql`INSERT INTO sync.state AS s (store_id, stream, details) VALUES (${storeId}, ${stream}, jsonb_build_object('refreshedAt', ${upper}::bigint))
             ON CONFLICT (store_id, stream) DO UPDATE SET details = (s.details - 'unavailable') || EXCLUDED.details, updated_at = now()`.pipe(
           Effect.asVoid),
-      passProgress: (stream) => Effect.map(read(stream), (state) => Schema.decodeUnknownOption(PassProgress)(state.details["pass"])),
+      passToRun: (stream, hours, upper) =>
+        Effect.map(read(stream), (state) =>
+          Option.orElse(
+            Option.map(Schema.decodeUnknownOption(PassProgress)(state.details["pass"]), (p): PassToRun => p),
+            () => (passDue(state, hours, upper) ? Option.some<PassToRun>({ startedAt: upper, after: undefined }) : Option.none())
+          )),
       savePassProgress: (stream, progress) => mergeDetails(stream, { pass: progress }),
       reportDaysPending: sql`SELECT day::text AS day FROM sync.report_days WHERE store_id = ${storeId} ORDER BY day`.pipe(
         Effect.flatMap(Schema.decodeUnknown(Schema.Array(Schema.Struct({ day: Schema.String })))),

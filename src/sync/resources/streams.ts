@@ -133,19 +133,17 @@ export const children = (
   Effect.gen(function*() {
     const live = [...(yield* parents)].sort(byKey)
     const state = yield* SyncState
-    const pass = yield* state.passProgress(name)
-    const due = Option.isSome(pass) || (yield* state.fullPassDue(name, ctx.childrenFullPassHours, ctx.upper))
-    const startedAt = Option.match(pass, { onNone: () => ctx.upper, onSome: (p) => p.startedAt })
-    const rest = !due ? [] : Option.match(pass, { onNone: () => live, onSome: (p) => live.filter((key) => byKey(key, p.after) > 0) })
+    const pass = yield* state.passToRun(name, ctx.childrenFullPassHours, ctx.upper)
+    const rest = Option.match(pass, { onNone: () => [], onSome: ({ after }) => (after === undefined ? live : live.filter((key) => byKey(key, after) > 0)) })
     // The parents that changed, but those the pass reads anyway.
     const skip = new Set(rest)
     const liveSet = new Set(live)
     const recent = yield* refreshScopes(spec[name], [...new Set([...(yield* changed)].map(String))].filter((key) => liveSet.has(key) && !skip.has(key)))
-    const full = due
-      ? yield* refreshScopes(spec[name], rest, (batch) => state.savePassProgress(name, { startedAt, after: batch[batch.length - 1]! }))
+    const full = Option.isSome(pass)
+      ? yield* refreshScopes(spec[name], rest, (batch) => state.savePassProgress(name, { startedAt: pass.value.startedAt, after: batch[batch.length - 1]! }))
       : { written: 0, deleted: 0, changed: [] }
     const orphans = yield* retireOrphans(spec[name], live)
-    if (due) yield* state.fullPassDone(name, startedAt)
+    if (Option.isSome(pass)) yield* state.fullPassDone(name, pass.value.startedAt)
     return { rows: recent.written + full.written, deleted: recent.deleted + full.deleted + orphans }
   })
 

@@ -17,12 +17,11 @@ const BATCH = 50
 export const syncVariations = (ctx: RunContext, products: Effect.Effect<Outputs["products"]>) =>
   Effect.gen(function*() {
     const state = yield* SyncState
-    const pass = yield* state.passProgress("variations")
-    const due = Option.isSome(pass) || (yield* state.fullPassDue("variations", ctx.childrenFullPassHours, ctx.upper))
-    if (!due) return { rows: 0, deleted: 0 }
+    const pass = yield* state.passToRun("variations", ctx.childrenFullPassHours, ctx.upper)
+    if (Option.isNone(pass)) return { rows: 0, deleted: 0 }
     const store = yield* StoreClient
-    const startedAt = Option.match(pass, { onNone: () => ctx.upper, onSome: (p) => p.startedAt })
-    const after = Option.match(pass, { onNone: () => 0, onSome: (p) => Number(p.after) })
+    const { startedAt } = pass.value
+    const after = Number(pass.value.after ?? 0)
     const read = (yield* products).variable
     const todo = (yield* Effect.flatMap(LiveRows, (live) => live.variableProducts)).filter((id) => id > after && !read.has(id))
     let rows = 0
