@@ -31,7 +31,7 @@ COMMENT ON COLUMN store.stores.store_id IS 'The shopsync store id (STORE_ID).';
 COMMENT ON COLUMN store.stores.currency IS
   'The store''s currency, ISO 4217 code (API GET /data/currencies/current `code`, the woocommerce_currency setting); else the currency of its latest order; NULL when neither is known. An order keeps the currency it was placed in (store.orders.currency).';
 COMMENT ON COLUMN store.stores.currency_source IS
-  'Where currency comes from: ''GET /data/currencies/current'', ''latest order'' (the route not served or failing), or ''none''.';
+  'Where currency comes from: ''GET /data/currencies/current'', ''latest order'' (the store does not serve the route, or not to this key), or ''none'' (neither).';
 COMMENT ON COLUMN store.stores.utc_offsets IS
   'The distinct UTC offsets (+HH:MM, local minus UTC) of the store''s timezone seen on its orders created in the year up to the latest one (API date_created minus date_created_gmt): one offset for a timezone without daylight saving time, two for one with it. Store-local days (the `day` and `created_day` columns) are UTC instants shifted by these offsets. Empty before the first order.';
 COMMENT ON COLUMN store.stores.offsets_orders IS 'How many orders utc_offsets was read from.';
@@ -194,7 +194,7 @@ COMMENT ON COLUMN store.refunds.order_id IS 'The refunded order (API `parent_id`
 COMMENT ON COLUMN store.refunds.date_created IS 'When the refund was made, UTC (API `date_created_gmt`).';
 COMMENT ON COLUMN store.refunds.date_created_local IS 'When the refund was made, store-local wall clock without offset (API `date_created`).';
 COMMENT ON COLUMN store.refunds.created_day IS 'The store-local day of date_created_local: the day the refund counts on in analytics (not its order''s day).';
-COMMENT ON COLUMN store.refunds.amount IS 'API `amount`: the amount refunded, positive, tax and shipping included as refunded; numeric, the order''s currency.';
+COMMENT ON COLUMN store.refunds.amount IS 'API `amount`: the amount refunded, positive; numeric, the order''s currency.';
 COMMENT ON COLUMN store.refunds.reason IS 'API `reason`.';
 COMMENT ON COLUMN store.refunds.refunded_by IS 'API `refunded_by`: the user id of who made it.';
 COMMENT ON COLUMN store.refunds.refunded_payment IS 'API `refunded_payment`: whether the payment gateway refunded the money.';
@@ -266,7 +266,7 @@ COMMENT ON COLUMN store.sales_report_daily.items IS 'Report `items`: units sold.
 COMMENT ON COLUMN store.sales_report_daily.tax IS 'Report `tax`; numeric.';
 COMMENT ON COLUMN store.sales_report_daily.shipping IS 'Report `shipping`; numeric.';
 COMMENT ON COLUMN store.sales_report_daily.discount IS 'Report `discount`; numeric.';
-COMMENT ON COLUMN store.sales_report_daily.customers IS 'Report `customers`: new customers of the day.';
+COMMENT ON COLUMN store.sales_report_daily.customers IS 'Report `customers`: customers who registered that day.';
 COMMENT ON COLUMN store.sales_report_daily.refunds IS 'Report `refunds`: refunds made that day, numeric; NULL from stores whose report has no such field.';
 COMMENT ON COLUMN store.sales_report_daily.fetched_at IS 'When the report was fetched (UTC): a later change to the day''s orders is not in it.';
 

@@ -33,7 +33,8 @@ describe("the store's currency and timezone, recorded", () => {
 
   it("records the currency the store's settings name and both offsets of a timezone with daylight saving time", async () => {
     const clock = manualClock(ms("2026-09-15T12:00:00Z"))
-    h = await makeHarness({ clock, timezone: "Europe/Paris", data: { seed: 7, orders: 150, start: "2026-01-10", days: 200 } })
+    // One attempt per request: the outage below fails at once.
+    h = await makeHarness({ clock, timezone: "Europe/Paris", data: { seed: 7, orders: 150, start: "2026-01-10", days: 200 } }, { maxAttempts: 1 })
     h.sim.state.settings.set("general", "woocommerce_currency", "GBP")
     const summary = await h.sync({ streams: ["orders", "store_profile"] })
     expect(summary!.streams.find((s) => s.stream === "store_profile")).toMatchObject({ rows: 1 })
@@ -56,6 +57,13 @@ describe("the store's currency and timezone, recorded", () => {
     clock.advance(60_000)
     expect((await h.sync({ streams: ["store_profile"] }))!.streams).toMatchObject([{ stream: "store_profile", rows: 1 }])
     expect((await storeRow(h))?.currency).toBe("EUR")
+
+    // A store failing for a while (not refusing the route) fails the stream and leaves the recorded currency alone.
+    h.sim.setFaults([{ kind: "500", pathPrefix: "/data/currencies/current" }])
+    clock.advance(60_000)
+    const failed = await h.sync({ streams: ["store_profile"] }).then(() => "", (e: Error) => e.message)
+    expect(failed).toMatch(/store_profile: .*500/)
+    expect(await storeRow(h)).toMatchObject({ currency: "EUR", currency_source: "GET /data/currencies/current" })
   })
 
   it("a store that does not serve the current currency: its latest order's currency is recorded, with the offsets, and the stream is reported unavailable", async () => {
