@@ -118,7 +118,7 @@ COMMENT ON COLUMN store.orders.currency IS 'API `currency`: ISO 4217 code of the
 COMMENT ON COLUMN store.orders.created_via IS 'API `created_via`: how the order was made (checkout, admin, rest-api, …).';
 COMMENT ON COLUMN store.orders.date_created IS 'When the order was created, UTC (API `date_created_gmt`).';
 COMMENT ON COLUMN store.orders.date_created_local IS 'When the order was created, store-local wall clock without offset (API `date_created`, the site timezone).';
-COMMENT ON COLUMN store.orders.created_day IS 'The store-local day of date_created_local: the day the order counts on in analytics.';
+COMMENT ON COLUMN store.orders.created_day IS 'The store-local day of date_created_local (the store''s timezone; its UTC offsets: store.stores.utc_offsets): the day the order counts on in analytics.';
 COMMENT ON COLUMN store.orders.date_modified IS 'When the order last changed, UTC (API `date_modified_gmt`): the sync''s cursor.';
 COMMENT ON COLUMN store.orders.date_paid IS 'When it was paid, UTC (API `date_paid_gmt`); NULL if unpaid.';
 COMMENT ON COLUMN store.orders.date_completed IS 'When it was completed, UTC (API `date_completed_gmt`); NULL if not completed.';
@@ -193,7 +193,7 @@ COMMENT ON COLUMN store.refunds.id IS 'API `id`.';
 COMMENT ON COLUMN store.refunds.order_id IS 'The refunded order (API `parent_id`; store.orders.id).';
 COMMENT ON COLUMN store.refunds.date_created IS 'When the refund was made, UTC (API `date_created_gmt`).';
 COMMENT ON COLUMN store.refunds.date_created_local IS 'When the refund was made, store-local wall clock without offset (API `date_created`).';
-COMMENT ON COLUMN store.refunds.created_day IS 'The store-local day of date_created_local: the day the refund counts on in analytics (not its order''s day).';
+COMMENT ON COLUMN store.refunds.created_day IS 'The store-local day of date_created_local (the store''s timezone): the day the refund counts on in analytics (not its order''s day).';
 COMMENT ON COLUMN store.refunds.amount IS 'API `amount`: the amount refunded, positive; numeric, the order''s currency.';
 COMMENT ON COLUMN store.refunds.reason IS 'API `reason`.';
 COMMENT ON COLUMN store.refunds.refunded_by IS 'API `refunded_by`: the user id of who made it.';
@@ -259,7 +259,7 @@ COMMENT ON COLUMN store.product_variations.date_modified IS 'UTC (API `date_modi
 -- The store's own sales report
 COMMENT ON TABLE store.sales_report_daily IS
   'The store''s own sales report (GET /reports/sales?date_min&date_max, its `totals` by day), one row per store-local day; fetched again for the days a run changed. Every currency summed together as plain numbers.';
-COMMENT ON COLUMN store.sales_report_daily.day IS 'The store-local day (the report''s `totals` key).';
+COMMENT ON COLUMN store.sales_report_daily.day IS 'The store-local day (the report''s `totals` key; the store''s timezone).';
 COMMENT ON COLUMN store.sales_report_daily.sales IS 'Report `sales`: the order totals of the day (tax and shipping included), numeric, every currency summed.';
 COMMENT ON COLUMN store.sales_report_daily.orders IS 'Report `orders`: orders of the day (statuses completed, processing, on-hold, refunded).';
 COMMENT ON COLUMN store.sales_report_daily.items IS 'Report `items`: units sold.';
@@ -416,7 +416,7 @@ COMMENT ON COLUMN sync.runs.error IS 'Why it failed (stream: error; …); NULL o
 -- analytics' tables
 COMMENT ON TABLE analytics.daily_totals IS
   'The stored per-day sums the daily views report (the sums of analytics.day_totals), per store, store-local day and currency; days in analytics.daily_dirty are computed afresh instead. Kept by each sync run''s end.';
-COMMENT ON COLUMN analytics.daily_totals.day IS 'The store-local day (orders by creation, refunds by their own day).';
+COMMENT ON COLUMN analytics.daily_totals.day IS 'The store-local day, in the store''s timezone (orders by creation, refunds by their own day).';
 COMMENT ON COLUMN analytics.daily_totals.currency IS 'The orders'' currency, ISO 4217: money columns are in it.';
 COMMENT ON COLUMN analytics.daily_totals.orders_count IS 'Counted orders created that day.';
 COMMENT ON COLUMN analytics.daily_totals.gross_sales IS 'Sum of those orders'' `total` (tax, shipping and fees included); numeric.';
