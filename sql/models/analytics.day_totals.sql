@@ -32,3 +32,6 @@ LANGUAGE sql STABLE AS $$
   LEFT JOIN items i USING (currency)
   FULL JOIN refunds r USING (currency)
 $$;
+
+COMMENT ON FUNCTION analytics.day_totals(text, date) IS
+  'One store-local day''s sums per currency computed from the tables: counted orders by creation day (orders_count, gross_sales = their totals, tax and shipping included, discounts, shipping, tax, items), counted refunds by their own day.';

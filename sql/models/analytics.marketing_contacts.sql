@@ -105,3 +105,24 @@ FROM joined;
 
 COMMENT ON VIEW analytics.marketing_contacts IS
   'One marketing contact per store and lower-cased email: registered customers and billing emails of counted orders, with names, address, phone and commerce facts.';
+
+COMMENT ON COLUMN analytics.marketing_contacts.store_id IS 'The shopsync store id (STORE_ID).';
+COMMENT ON COLUMN analytics.marketing_contacts.email IS 'The contact''s key: a registered customer''s or a counted order''s billing email, trimmed and lower-cased.';
+COMMENT ON COLUMN analytics.marketing_contacts.firstname IS 'The customer''s first name, else the latest counted order''s billing first name.';
+COMMENT ON COLUMN analytics.marketing_contacts.lastname IS 'The customer''s last name, else the latest counted order''s billing last name.';
+COMMENT ON COLUMN analytics.marketing_contacts.address1 IS 'Billing address_1: the customer''s (when it has a street or a city), else the latest counted order''s.';
+COMMENT ON COLUMN analytics.marketing_contacts.address2 IS 'Billing address_2, from the same address as address1.';
+COMMENT ON COLUMN analytics.marketing_contacts.city IS 'Billing city, from the same address as address1.';
+COMMENT ON COLUMN analytics.marketing_contacts.state IS 'Billing state (code or name), from the same address as address1.';
+COMMENT ON COLUMN analytics.marketing_contacts.zipcode IS 'Billing postcode, from the same address as address1.';
+COMMENT ON COLUMN analytics.marketing_contacts.country IS 'Billing country (ISO 3166-1 alpha-2), from the same address as address1.';
+COMMENT ON COLUMN analytics.marketing_contacts.phone IS 'The customer''s billing phone, else the latest counted order''s.';
+COMMENT ON COLUMN analytics.marketing_contacts.is_customer IS 'A registered customer whose role is one of SHOPSYNC_CONTACT_ROLES (default customer, subscriber).';
+COMMENT ON COLUMN analytics.marketing_contacts.orders_count IS 'Counted orders billed to this email (status processing, completed, on-hold or refunded, not deleted).';
+COMMENT ON COLUMN analytics.marketing_contacts.currency IS 'The currency of the latest counted order, ISO 4217: total_spent and refunded_total are in it; NULL without orders.';
+COMMENT ON COLUMN analytics.marketing_contacts.total_spent IS 'Sum of the `total` of the counted orders in currency (tax and shipping included); numeric; 0 without orders.';
+COMMENT ON COLUMN analytics.marketing_contacts.refunded_total IS 'Sum of the counted refunds of those orders in currency; numeric.';
+COMMENT ON COLUMN analytics.marketing_contacts.spent_by_currency IS 'Every currency''s order total as text, e.g. ''EUR 10.00; USD 25.50''; NULL without orders.';
+COMMENT ON COLUMN analytics.marketing_contacts.first_order_day IS 'The store-local day of the first counted order.';
+COMMENT ON COLUMN analytics.marketing_contacts.last_order_day IS 'The store-local day of the latest counted order.';
+COMMENT ON COLUMN analytics.marketing_contacts.tags IS 'customer (registered), repeat-buyer (2 or more counted orders), refunded (any counted refund).';

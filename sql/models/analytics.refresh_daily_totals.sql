@@ -23,3 +23,6 @@ BEGIN
   CROSS JOIN LATERAL analytics.day_totals(p_store, d.day) x;
   RETURN cardinality(days);
 END $$;
+
+COMMENT ON FUNCTION analytics.refresh_daily_totals(text) IS
+  'Stores the sums of a store''s dirty days in analytics.daily_totals and forgets those days; run at the end of each sync. Returns how many days it stored.';

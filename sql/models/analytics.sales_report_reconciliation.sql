@@ -43,3 +43,16 @@ SELECT
   END AS note
 FROM warehouse w
 FULL JOIN store.sales_report_daily r USING (store_id, day);
+
+COMMENT ON VIEW analytics.sales_report_reconciliation IS
+  'The warehouse''s per-day figures beside the store''s own /reports/sales ones (store.sales_report_daily), one row per store and store-local day either side has, every currency summed as the store does; differs flags a disagreement and note says why it may.';
+COMMENT ON COLUMN analytics.sales_report_reconciliation.store_id IS 'The shopsync store id (STORE_ID).';
+COMMENT ON COLUMN analytics.sales_report_reconciliation.day IS 'The store-local day.';
+COMMENT ON COLUMN analytics.sales_report_reconciliation.warehouse_orders IS 'Counted orders created that day (analytics.daily_net_sales, every currency).';
+COMMENT ON COLUMN analytics.sales_report_reconciliation.report_orders IS 'The store report''s `orders` of the day; NULL when the report for the day is not fetched yet.';
+COMMENT ON COLUMN analytics.sales_report_reconciliation.warehouse_sales IS 'The warehouse''s gross_sales of the day, every currency summed as plain numbers.';
+COMMENT ON COLUMN analytics.sales_report_reconciliation.report_sales IS 'The store report''s `sales` of the day, every currency summed by the store.';
+COMMENT ON COLUMN analytics.sales_report_reconciliation.warehouse_refunds IS 'The warehouse''s refunds of the day (each refund on its own day), every currency summed.';
+COMMENT ON COLUMN analytics.sales_report_reconciliation.report_refunds IS 'The store report''s `refunds` of the day; NULL when its report has no such field.';
+COMMENT ON COLUMN analytics.sales_report_reconciliation.differs IS 'The two sides disagree (or the store''s report for the day is missing).';
+COMMENT ON COLUMN analytics.sales_report_reconciliation.note IS 'Why the day matches or may differ: report fetched before a change, currencies summed, refunds straddling days.';

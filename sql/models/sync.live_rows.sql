@@ -13,3 +13,6 @@ BEGIN
   RETURN n;
 END
 $$;
+
+COMMENT ON FUNCTION sync.live_rows(regclass, text) IS
+  'How many rows of a store a warehouse table holds (live ones, where it marks deletions): what shopsync status shows.';

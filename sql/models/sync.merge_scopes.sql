@@ -25,3 +25,6 @@ BEGIN
     SELECT * FROM written UNION ALL SELECT * FROM gone
   $q$, target) USING p_store, p_scopes;
 END $$;
+
+COMMENT ON FUNCTION sync.merge_scopes(regclass, text, text[]) IS
+  'Merges the documents staged in scope_batch for the given scopes into a resource table: new and changed written, unstaged ones marked deleted; returns what happened to each row.';

@@ -10,3 +10,6 @@ BEGIN
   GET DIAGNOSTICS n = ROW_COUNT;
   RETURN n;
 END $$;
+
+COMMENT ON FUNCTION sync.retire_orphans(regclass, text, text[]) IS
+  'Marks deleted the rows of a resource table whose scope (parent) is not one of the live ones; returns how many.';

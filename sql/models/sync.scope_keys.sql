@@ -7,3 +7,6 @@ BEGIN
     'SELECT t.scope, t.key FROM %s t WHERE t.store_id = $1 AND t.scope = ANY ($2) AND t.deleted_at IS NULL', target
   ) USING p_store, p_scopes;
 END $$;
+
+COMMENT ON FUNCTION sync.scope_keys(regclass, text, text[]) IS
+  'The live keys of the given scopes of a resource table.';

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import type { Counts, RunContext, StreamError, StreamIO, StreamNeeds } from "./context.js"
+import { storeProfile } from "./resources/store-profile.js"
 import { children, fixed, liveParents, resourceTable, settings, whole } from "./resources/streams.js"
 import { syncCustomers } from "./streams/customers.js"
 import { syncOrders } from "./streams/orders.js"
@@ -13,7 +14,7 @@ export const STREAMS = [
   "orders", "refunds", "products", "customers", "reports",
   "variations", "order_notes", "customer_downloads", "tax_rates", "tax_classes", "product_reviews", "product_attributes", "attribute_terms",
   "product_categories", "shipping_classes", "shipping_zones", "shipping_zone_methods", "settings", "reference_data",
-  "system_status_tools", "webhooks", "report_top_sellers", "report_totals"
+  "system_status_tools", "webhooks", "report_top_sellers", "report_totals", "store_profile"
 ] as const
 export type StreamName = (typeof STREAMS)[number]
 
@@ -132,7 +133,16 @@ export const CATALOGUE: Readonly<Record<StreamName, StreamDefinition>> = {
   report_top_sellers: resource("report_top_sellers", `${REFRESH} per period (week, month, last_month, year)`, DAILY,
     fixed("report_top_sellers", ["week", "month", "last_month", "year"])),
   report_totals: resource("report_totals", `${REFRESH} of the five totals reports`, HOURLY,
-    fixed("report_totals", ["coupons", "customers", "orders", "products", "reviews"]))
+    fixed("report_totals", ["coupons", "customers", "orders", "products", "reviews"])),
+  // After the sales streams: the offsets are read from the orders they loaded.
+  store_profile: {
+    table: "store.stores",
+    strategy: "the currency of /data/currencies/current (else of the latest order), the UTC offsets seen on orders",
+    sales: false,
+    after: AFTER_SALES,
+    every: DAILY,
+    run: (ctx) => storeProfile(ctx)
+  }
 }
 
 /** The sales pipeline: what a backfill re-reads by default and the daily views are made of. */

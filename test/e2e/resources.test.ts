@@ -2,8 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { manualClock } from "../../src/simulator/store/index.js"
 import { CATALOGUE, STREAMS } from "../../src/sync/catalogue.js"
 
-/** The resource tables of one shape (`variations` writes store.product_variations, a sales-shaped table). */
-const RESOURCE_STREAMS = STREAMS.filter((name) => !CATALOGUE[name].sales && name !== "variations")
+/**
+ * The resource tables of one shape (`variations` writes store.product_variations, a sales-shaped table;
+ * `store_profile` one row per store, test/e2e/store-profile.test.ts).
+ */
+const RESOURCE_STREAMS = STREAMS.filter((name) => !CATALOGUE[name].sales && name !== "variations" && name !== "store_profile")
 import { call } from "../simulator/store/support.js"
 import { fetchAll } from "../support/api.js"
 import { type Harness, makeHarness } from "../support/harness.js"
