@@ -20,6 +20,7 @@ table { border-collapse: collapse; width: 100%; font-size: 13px; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { background: #f6f8fa; font-weight: 600; white-space: nowrap; }
 td { overflow-wrap: anywhere; }
+table.streams td:nth-child(-n+6), table.unavailable td:first-child, .stream { white-space: nowrap; overflow-wrap: normal; }
 .badge { display: inline-block; padding: 0 8px; border-radius: 10px; font-size: 12px; font-weight: 600; color: #fff; white-space: nowrap; }
 .badge.ok { background: var(--ok); } .badge.failing { background: var(--bad); } .badge.unavailable { background: var(--muted); }
 .badge.running, .badge.never-succeeded { background: var(--warn); }

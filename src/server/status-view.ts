@@ -33,8 +33,8 @@ const LABELS: Readonly<Record<Health, string>> = {
 
 const badge = (health: Health) => html`<span class="badge ${health.replace(" ", "-")}">${LABELS[health]}</span>`
 
-const table = (headers: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<Html | string | number | null>>) =>
-  html`<table><thead><tr>${headers.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${
+const table = (headers: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<Html | string | number | null>>, name = "") =>
+  html`<table class="${name}"><thead><tr>${headers.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${
     rows.map((cells) => html`<tr>${cells.map((c) => html`<td>${c}</td>`)}</tr>`)
   }</tbody></table>`
 
@@ -76,8 +76,8 @@ const streamsSection = (streams: ReadonlyArray<StreamHealth>): Html => {
   const main = streams.filter((s) => s.isStream)
   const parts = streams.filter((s) => !s.isStream)
   const unavailable = main.flatMap((s) => Option.match(s.unavailable, { onNone: () => [], onSome: (u) => [[s.status.stream, u.reason, new Date(u.checkedAt * 1000).toISOString()]] }))
-  return html`<section id="streams"><h2>Streams</h2>${main.length === 0 ? html`<p class="empty">No stream has run yet: run <code>shopsync sync</code>.</p>` : table(STREAM_HEADERS, main.map(streamRow))}${
-    unavailable.length === 0 ? "" : html`<h3>Unavailable streams</h3><p class="muted">The store does not serve these (or not to this key); they are checked again later.</p>${table(["stream", "reason", "checked"], unavailable)}`
+  return html`<section id="streams"><h2>Streams</h2>${main.length === 0 ? html`<p class="empty">No stream has run yet: run <code>shopsync sync</code>.</p>` : table(STREAM_HEADERS, main.map(streamRow), "streams")}${
+    unavailable.length === 0 ? "" : html`<h3>Unavailable streams</h3><p class="muted">The store does not serve these (or not to this key); they are checked again later.</p>${table(["stream", "reason", "checked"], unavailable, "unavailable")}`
   }${parts.length === 0 ? "" : html`<details><summary>Trash listings and deletion checks (${parts.length})</summary>${table(STREAM_HEADERS, parts.map(streamRow))}</details>`}</section>`
 }
 
