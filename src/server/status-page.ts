@@ -1,0 +1,66 @@
+import { HttpRouter, HttpServerResponse } from "@effect/platform"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import { Cause, Effect, Layer } from "effect"
+import { storeIdConfig } from "../config/settings.js"
+import { Outbox, OutboxLive } from "../contacts/outbox.js"
+import { errorText } from "../sync/errors.js"
+import { Runs, RunsLive } from "../sync/runs.js"
+import { SyncStateLive } from "../sync/state.js"
+import { Quarantine, QuarantineLive } from "../warehouse/quarantine.js"
+import { html } from "./html.js"
+import { salesWindow } from "./sales.js"
+import { streamHealth } from "./stream-health.js"
+import { type StatusReport, statusPage } from "./status-view.js"
+import type { WebhookSummary } from "./webhook-summary.js"
+
+export { WebhookSummary } from "./webhook-summary.js"
+
+/** The page forbids itself every resource but its inline style: nothing leaves the operator's browser. */
+const HEADERS = {
+  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'",
+  "cache-control": "no-store",
+  "x-content-type-options": "nosniff"
+}
+
+const storeLayers = (storeId: string) => Layer.mergeAll(SyncStateLive(storeId), RunsLive(storeId), QuarantineLive(storeId), OutboxLive)
+
+/** Reads everything the page shows, from the warehouse (and the inbox through `webhooks`). */
+export const statusReport = (storeId: string, webhooks: Effect.Effect<WebhookSummary>) =>
+  Effect.gen(function*() {
+    const outbox = yield* Outbox
+    const quarantine = yield* Quarantine
+    return {
+      storeId,
+      generatedAt: new Date().toISOString(),
+      streams: yield* streamHealth,
+      runs: yield* Effect.flatMap(Runs, (runs) => runs.recent),
+      held: yield* quarantine.list,
+      outbox: yield* outbox.counts(storeId),
+      problems: yield* outbox.problems(storeId),
+      webhooks: yield* webhooks,
+      sales: yield* salesWindow(storeId)
+    } satisfies StatusReport
+  }).pipe(Effect.provide(storeLayers(storeId)))
+
+const unavailablePage = (why: string) =>
+  html`<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>shopsync · warehouse unavailable</title></head>
+<body><h1>The warehouse cannot be read</h1><p>${why}</p><p>The page shows the store's state again once the database answers.</p></body></html>`
+
+/** `GET /`: the status page of the configured store (STORE_ID); 503 with the reason when the warehouse does not answer. */
+export const statusPageHandler = (webhooks: Effect.Effect<WebhookSummary>) =>
+  Effect.gen(function*() {
+    const storeId = yield* storeIdConfig
+    const report = yield* statusReport(storeId, webhooks)
+    return HttpServerResponse.html(statusPage(report).text).pipe(HttpServerResponse.setHeaders(HEADERS))
+  }).pipe(
+    // The repositories die on what they cannot read (a stopped database too): every cause gets the 503 page.
+    Effect.catchAllCause((cause) =>
+      Effect.as(
+        Effect.logWarning(`status page: ${errorText(Cause.squash(cause))}`),
+        HttpServerResponse.html(unavailablePage(errorText(Cause.squash(cause))).text).pipe(HttpServerResponse.setStatus(503), HttpServerResponse.setHeaders(HEADERS))
+      ))
+  )
+
+/** The router serving the status page at `/`; its only requirement is the warehouse's SqlClient. */
+export const statusPageRoute = (webhooks: Effect.Effect<WebhookSummary>): HttpRouter.HttpRouter<never, SqlClient.SqlClient> =>
+  HttpRouter.empty.pipe(HttpRouter.get("/", statusPageHandler(webhooks)))
