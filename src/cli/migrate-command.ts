@@ -12,7 +12,7 @@ export const migrateCommand = Command.make("migrate", {}, () =>
         ? `applied ${result.applied.length} migration(s): ${result.applied.join(", ")}; analytics views refreshed\n`
         : `schema up to date (${result.total} migration(s)); analytics views ${result.modelsRefreshed ? "refreshed" : "up to date"}\n`
     )
-    if (!result.reader) process.stdout.write(`no read-only role: this user may not create ${READER}; a superuser runs: ${READER_SQL}\n`)
+    if (!result.reader) process.stdout.write(`no read-only role: this user may not create ${READER}; have a superuser run ${READER_SQL} then run migrate again\n`)
   }).pipe(Effect.provide(DatabaseLive))).pipe(
     Command.withDescription("Creates or upgrades the warehouse schema (sql/migrations) and the analytics views and functions (sql/models). Idempotent.")
   )

@@ -26,7 +26,7 @@ export class CredentialsUnreadable extends Data.TaggedError("CredentialsUnreadab
 export const credentialsFile = (dataDir: string) => `${dataDir}.credentials`
 
 /** 32 random bytes, URL-safe: goes into a connection URL as is. */
-const randomPassword = () => randomBytes(32).toString("base64url")
+export const randomPassword = () => randomBytes(32).toString("base64url")
 
 export const generateCredentials = (): Credentials => ({
   superuserPassword: randomPassword(),

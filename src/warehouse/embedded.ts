@@ -99,7 +99,7 @@ export const prepareDataDir = (dataDir: string) =>
   })
 
 /** The credentials of a server that already runs: it was prepared by whoever started it. */
-const runningCredentials = (dataDir: string) =>
+export const runningCredentials = (dataDir: string) =>
   Effect.flatMap(readCredentials(dataDir), (credentials) =>
     credentials === undefined
       ? Effect.fail(new EmbeddedPostgresFailed({
@@ -107,7 +107,7 @@ const runningCredentials = (dataDir: string) =>
       }))
       : Effect.succeed(credentials))
 
-const serverOf = (dataDir: string, port: number, credentials: Credentials, ownedByUs: boolean): EmbeddedServer => ({
+export const serverOf = (dataDir: string, port: number, credentials: Credentials, ownedByUs: boolean): EmbeddedServer => ({
   dataDir, port, user: SUPERUSER, password: credentials.superuserPassword,
   owner: { user: OWNER, password: credentials.ownerPassword }, ownedByUs
 })
@@ -117,10 +117,11 @@ const serverOf = (dataDir: string, port: number, credentials: Credentials, owned
  * persists between runs; initialisation happens once.
  */
 export const embeddedPostgres = (options: { dataDir: string; port: number }) =>
-  Effect.zipRight(
-    Effect.all([makeReachable(options.dataDir), makeReachable(binaryDir)], { discard: true }),
-    acquire(options)
-  )
+  Effect.zipRight(makeServerReachable(options.dataDir), acquire(options))
+
+/** What the server's OS user must reach: its data directory and its binaries. */
+export const makeServerReachable = (dataDir: string) =>
+  Effect.all([makeReachable(dataDir), makeReachable(binaryDir)], { discard: true })
 
 const acquire = ({ dataDir, port }: { dataDir: string; port: number }) =>
   Effect.acquireRelease(

@@ -1,19 +1,26 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import { Data, Effect, Schema } from "effect"
+import { randomPassword } from "./credentials.js"
 
 /** The read-only role for consumers: NOLOGIN, granted to logins (`shopsync warehouse grant <login>`). */
 export const READER = "shopsync_reader"
 
+/**
+ * What the role reads. `store` too: the analytics views call functions (analytics.day_totals) that run with the
+ * caller's privileges and read store tables; and what store holds beyond them (customers' addresses) is what
+ * analytics.marketing_contacts shows anyway. `sync` and `marketing` (state, outbox) stay shopsync's own.
+ */
+export const READER_SCHEMAS = ["analytics", "store"]
+
 /** What a superuser runs where shopsync's user may not create roles (also in the README). */
-export const READER_SQL = `CREATE ROLE ${READER} NOLOGIN; GRANT USAGE ON SCHEMA analytics TO ${READER}; ` +
-  `GRANT SELECT ON ALL TABLES IN SCHEMA analytics TO ${READER};`
+export const READER_SQL = `CREATE ROLE ${READER} NOLOGIN;`
 
 const Access = Schema.Struct({ exists: Schema.Boolean, mayCreate: Schema.Boolean, missingGrants: Schema.Boolean })
 
 /**
  * Creates the read-only role where the connecting user may (superuser or CREATEROLE) and grants it usage on
- * `analytics` and select on its views and tables. Run by migrate after the models: a re-created view loses its
+ * READER_SCHEMAS and select on their views and tables. Run by migrate after the models: a re-created view loses its
  * grants, so the grants are checked every time and given again when one is missing (no catalogue write otherwise).
  * Returns whether consumers can use the role; when it is missing, `explain` logs what a superuser should run.
  */
@@ -27,16 +34,17 @@ export const grantReader = (explain: boolean) =>
         sql`SELECT EXISTS (SELECT FROM pg_roles WHERE rolname = ${role}) AS exists,
                    (SELECT rolsuper OR rolcreaterole FROM pg_roles WHERE rolname = current_user) AS "mayCreate",
                    NOT EXISTS (SELECT FROM pg_roles WHERE rolname = ${role})
-                   OR NOT has_schema_privilege(${role}, 'analytics', 'USAGE')
+                   OR EXISTS (SELECT FROM pg_namespace n WHERE n.nspname = ANY (${READER_SCHEMAS}::text[])
+                                AND NOT has_schema_privilege(${role}, n.oid, 'USAGE'))
                    OR EXISTS (SELECT FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-                              WHERE n.nspname = 'analytics' AND c.relkind IN ('r', 'p', 'v', 'm')
+                              WHERE n.nspname = ANY (${READER_SCHEMAS}::text[]) AND c.relkind IN ('r', 'p', 'v', 'm')
                                 AND NOT has_table_privilege(${role}, c.oid, 'SELECT')) AS "missingGrants"`
     })(READER)
     if (!access.exists && !access.mayCreate) {
       if (explain) {
         yield* Effect.logWarning(
           `migrate: the read-only role ${READER} does not exist and this user may not create roles; for read-only ` +
-            `consumers, have a superuser run: ${READER_SQL} (later migrations re-grant it by themselves)`
+            `consumers, have a superuser run: ${READER_SQL} (the next \`shopsync migrate\` grants it what it reads)`
         )
       }
       return false
@@ -47,8 +55,10 @@ export const grantReader = (explain: boolean) =>
         EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$`)
     }
     if (access.missingGrants) {
-      yield* sql.unsafe(`GRANT USAGE ON SCHEMA analytics TO ${READER}`)
-      yield* sql.unsafe(`GRANT SELECT ON ALL TABLES IN SCHEMA analytics TO ${READER}`)
+      for (const schema of READER_SCHEMAS) {
+        yield* sql.unsafe(`GRANT USAGE ON SCHEMA ${schema} TO ${READER}`)
+        yield* sql.unsafe(`GRANT SELECT ON ALL TABLES IN SCHEMA ${schema} TO ${READER}`)
+      }
     }
     return true
   })
@@ -62,11 +72,11 @@ export class GrantRefused extends Data.TaggedError("GrantRefused")<{ readonly lo
 const Login = Schema.Struct({ exists: Schema.Boolean, reader: Schema.Boolean })
 
 /**
- * Grants the read-only role to a login, creating it (LOGIN, with `password`) when it does not exist; an existing
- * login's password changes only when one is given. The statements are built by the server's format() (%I, %L):
+ * Grants the read-only role to a login, creating it when it does not exist (with the password given, else a random
+ * one, returned to be shown once); an existing login's password changes only when one is given. The statements are built by the server's format() (%I, %L):
  * DDL takes no bind parameters.
  */
-export const grantLogin = (login: string, password: string | undefined) =>
+export const grantLogin = (login: string, given: string | undefined) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const state = yield* SqlSchema.single({
@@ -78,12 +88,10 @@ export const grantLogin = (login: string, password: string | undefined) =>
     })(login)
     if (!state.reader) {
       return yield* new GrantRefused({
-        login, reason: `the role ${READER} does not exist: run \`shopsync migrate\` as a user who may create roles, or have a superuser run ${READER_SQL}`
+        login, reason: `the role ${READER} does not exist: run \`shopsync migrate\` as a user who may create roles, or have a superuser run ${READER_SQL} and run \`shopsync migrate\` again`
       })
     }
-    if (!state.exists && password === undefined) {
-      return yield* new GrantRefused({ login, reason: "a new login needs a password" })
-    }
+    const password = given ?? (state.exists ? undefined : randomPassword())
     const run = (template: string, a: string, b: string) =>
       Effect.flatMap(
         sql<{ statement: string }>`SELECT format(${template}, ${a}::text, ${b}::text) AS statement`,
@@ -94,7 +102,7 @@ export const grantLogin = (login: string, password: string | undefined) =>
       if (password !== undefined) yield* run("ALTER ROLE %I PASSWORD %L", login, password)
       yield* run("GRANT %I TO %I", READER, login)
     }))
-    return { created: !state.exists }
+    return { created: !state.exists, generatedPassword: given === undefined ? password : undefined }
   }).pipe(
     Effect.catchTag("SqlError", (e) =>
       new GrantRefused({
