@@ -231,4 +231,45 @@ describe("the warehouse for the people who query it", () => {
       await runCli(["warehouse", "stop"], env)
     }
   }, 180_000)
+
+  it("with DATABASE_URL and a user who may not create roles: migrate says what a superuser should run, then grants the role once it exists", async () => {
+    const dir = dataRoot()
+    fs.chmodSync(dir, 0o711)
+    const port = await freePort()
+    // A server of its own: the shared test server already has the read-only role.
+    const server = new EmbeddedPostgres({
+      databaseDir: path.join(dir, "server"), port, user: "postgres", password: "test-superuser", persistent: true,
+      createPostgresUser: process.getuid?.() === 0, initdbFlags: ["--locale=C", "--encoding=UTF8", "--lc-messages=C"],
+      postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="], onLog: () => {}, onError: () => {}
+    })
+    await server.initialise()
+    await server.start()
+    try {
+      const admin = `postgres://postgres:test-superuser@127.0.0.1:${port}/postgres`
+      await query(admin, "CREATE ROLE app LOGIN PASSWORD 'app-password'")
+      await query(admin, "CREATE DATABASE app_warehouse OWNER app")
+      const env = { DATABASE_URL: `postgres://app:app-password@127.0.0.1:${port}/app_warehouse` }
+      const first = await runCli(["migrate"], env)
+      expect(first.code, first.stderr).toBe(0)
+      expect(first.stdout).toContain("no read-only role: this user may not create shopsync_reader; have a superuser run CREATE ROLE shopsync_reader NOLOGIN;")
+      expect(first.stderr).toContain("the read-only role shopsync_reader does not exist and this user may not create roles")
+      const grant = await runCli(["warehouse", "grant", "analyst"], env)
+      expect(grant.code).toBe(1)
+      expect(grant.stderr).toContain("the role shopsync_reader does not exist")
+
+      await query(admin, "CREATE ROLE shopsync_reader NOLOGIN")
+      const second = await runCli(["migrate"], env)
+      expect(second.code, second.stderr).toBe(0)
+      expect(second.stdout).not.toContain("no read-only role")
+      const warehouse = `postgres://postgres:test-superuser@127.0.0.1:${port}/app_warehouse`
+      expect(await query(warehouse, "SELECT has_table_privilege('shopsync_reader', 'analytics.daily_net_sales', 'SELECT') AS reads"))
+        .toEqual([{ reads: true }])
+      // Granting it to a login takes CREATEROLE, which app has not: the error says what to run instead.
+      const refused = await runCli(["warehouse", "grant", "analyst"], env)
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toContain("have a superuser run: GRANT shopsync_reader TO analyst")
+    } finally {
+      await server.stop()
+    }
+  }, 120_000)
 })
