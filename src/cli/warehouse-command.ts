@@ -10,7 +10,7 @@ import { migrate } from "../warehouse/migrate.js"
 import { grantLogin, READER } from "../warehouse/reader-role.js"
 import { restoreBackup } from "../warehouse/restore.js"
 import { runningServer } from "../warehouse/server-process.js"
-import { sqlShell } from "../warehouse/sql-shell.js"
+import { sqlShell } from "./sql-shell.js"
 import { formatTable } from "./table.js"
 
 const out = (text: string) => Effect.sync(() => process.stdout.write(`${text}\n`))

@@ -5,7 +5,7 @@ import pg from "pg"
 import { embeddedConfig } from "../config/settings.js"
 import { credentialsFile, readCredentials } from "./credentials.js"
 import { embeddedUrl, pgLayer, WAREHOUSE_DATABASE } from "./database.js"
-import { defaultDataDir, type EmbeddedServer, makeServerReachable, othersGone, prepareDataDir, runningCredentials, serverOf } from "./embedded.js"
+import { asStartFailure, defaultDataDir, type EmbeddedServer, makeServerReachable, othersGone, prepareDataDir, runningCredentials, serverOf } from "./embedded.js"
 import { setupDatabase } from "./embedded-setup.js"
 import { migrate } from "./migrate.js"
 import { isDetached, runningServer, serverLog, startDetached, stopServer } from "./server-process.js"
@@ -45,7 +45,7 @@ export const startWarehouse = Effect.gen(function*() {
     return { server: serverOf(dataDir, running.port, yield* runningCredentials(dataDir), false), started: false }
   }
   const credentials = yield* prepareDataDir(dataDir)
-  yield* startDetached(dataDir, port)
+  yield* asStartFailure(dataDir, startDetached(dataDir, port))
   const server = serverOf(dataDir, port, credentials, true)
   yield* setupDatabase(server, credentials.ownerPassword, WAREHOUSE_DATABASE)
   yield* migrate.pipe(Effect.provide(pgLayer(embeddedUrl(server, "owner"))))

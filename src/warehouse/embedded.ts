@@ -5,7 +5,7 @@ import { Data, Duration, Effect } from "effect"
 import pg from "pg"
 import { type Credentials, credentialsFile, generateCredentials, OWNER, readCredentials, SUPERUSER, writeCredentials } from "./credentials.js"
 import EmbeddedPostgres from "./embedded-postgres.js"
-import { initDataDir, runningServer, SERVER_FLAGS, setSuperuserPassword } from "./server-process.js"
+import { initDataDir, runningServer, SERVER_FLAGS, ServerProcessFailed, setSuperuserPassword } from "./server-process.js"
 
 export class EmbeddedPostgresFailed extends Data.TaggedError("EmbeddedPostgresFailed")<{
   readonly dataDir: string
@@ -72,8 +72,10 @@ const serverHandle = (dataDir: string, port: number, superuserPassword: string, 
 
 const lastLines = (log: string[]) => log.join("").trim().split("\n").slice(-5).join(" | ")
 
-const failed = (dataDir: string) => (e: unknown) =>
-  new EmbeddedPostgresFailed({ dataDir, reason: e instanceof Error ? e.message : String(e) })
+/** A server process that failed to set up or start, said with what to change (port, data directory, DATABASE_URL). */
+export const asStartFailure = <A, E, R>(dataDir: string, effect: Effect.Effect<A, E | ServerProcessFailed, R>) =>
+  Effect.catchIf(effect, (e): e is ServerProcessFailed => e instanceof ServerProcessFailed, (e) =>
+    Effect.fail(new EmbeddedPostgresFailed({ dataDir, reason: e.reason })))
 
 /**
  * The data directory's credentials, creating what is missing while no server runs on it: a new directory gets
@@ -81,7 +83,7 @@ const failed = (dataDir: string) => (e: unknown) =>
  * source, no credentials file) gets a new random superuser password through single-user mode.
  */
 export const prepareDataDir = (dataDir: string) =>
-  Effect.gen(function*() {
+  asStartFailure(dataDir, Effect.gen(function*() {
     const known = yield* readCredentials(dataDir)
     if (!fs.existsSync(pgVersionFile(dataDir))) {
       const credentials = generateCredentials()
@@ -96,7 +98,7 @@ export const prepareDataDir = (dataDir: string) =>
     yield* writeCredentials(dataDir, credentials)
     yield* Effect.logInfo(`warehouse: ${dataDir} had no credentials file (made by an older shopsync): gave it random passwords, kept in ${credentialsFile(dataDir)}`)
     return credentials
-  })
+  }))
 
 /** The credentials of a server that already runs: it was prepared by whoever started it. */
 export const runningCredentials = (dataDir: string) =>
@@ -133,7 +135,7 @@ const acquire = ({ dataDir, port }: { dataDir: string; port: number }) =>
       const pg = serverHandle(dataDir, port, credentials.superuserPassword, log)
       yield* Effect.tryPromise({
         try: () => pg.start(),
-        catch: (e) => failed(dataDir)(new Error(`the server did not start (${e ? String(e) : "it exited"}) ${lastLines(log)}`))
+        catch: (e) => new EmbeddedPostgresFailed({ dataDir, reason: `the server did not start (${e ? String(e) : "it exited"}) ${lastLines(log)}` })
       })
       return { server: serverOf(dataDir, port, credentials, true), pg }
     }),

@@ -18,7 +18,7 @@ const lines = (file: string) =>
       const it = readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity })[Symbol.asyncIterator]()
       return () => Effect.promise(() => it.next()).pipe(Effect.map((r) => (r.done ? undefined : r.value)))
     },
-    catch: (e) => new BackupFailed({ file, reason: `cannot read it (${String(e)})` })
+    catch: (e) => new BackupFailed({ file, reason: `cannot read it (${String(e)}); give the path of a file \`shopsync warehouse backup\` wrote` })
   })
 
 /**

@@ -184,7 +184,7 @@ export const stopServer = (dataDir: string, server: RunningServer) =>
     })
     yield* Effect.suspend(() => (runningServer(dataDir) ? Effect.fail("running") : Effect.void)).pipe(
       Effect.retry({ schedule: Schedule.spaced("100 millis"), times: 600 }),
-      Effect.mapError(() => new ServerProcessFailed({ dataDir, reason: `process ${server.pid} did not stop within a minute` }))
+      Effect.mapError(() => new ServerProcessFailed({ dataDir, reason: `process ${server.pid} did not stop within a minute; its log is ${serverLog(dataDir)}` }))
     )
     fs.rmSync(detachedMarker(dataDir), { force: true })
   })
