@@ -29,6 +29,8 @@ const withClient = async <A>(server: SuperuserAccess, database: string, f: (clie
   }
 }
 
+const OWNER_ATTRIBUTES = "LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS"
+
 /** CREATE ROLE unless it exists; a concurrent creator's role counts as existing. */
 const ensureRole = async (client: pg.Client, role: string, attributes: string) => {
   const found = await client.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [role])
@@ -55,8 +57,9 @@ export const setupDatabase = (server: SuperuserAccess, ownerPassword: string, da
 const setup = (server: SuperuserAccess, ownerPassword: string, database: string) =>
   withClient(server, "postgres", async (client) => {
     await client.query("SELECT pg_advisory_lock(hashtext('shopsync:setup'))")
-    await ensureRole(client, OWNER, "LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS")
-    await client.query(`ALTER ROLE ${client.escapeIdentifier(OWNER)} PASSWORD ${client.escapeLiteral(ownerPassword)}`)
+    await ensureRole(client, OWNER, "LOGIN")
+    // Also for a role of that name someone made by hand: its attributes are what least privilege says.
+    await client.query(`ALTER ROLE ${client.escapeIdentifier(OWNER)} ${OWNER_ATTRIBUTES} PASSWORD ${client.escapeLiteral(ownerPassword)}`)
     await ensureRole(client, READER, "NOLOGIN")
     const found = await client.query<{ owner: string }>(
       "SELECT pg_get_userbyid(datdba) AS owner FROM pg_database WHERE datname = $1", [database]
