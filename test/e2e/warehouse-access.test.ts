@@ -11,6 +11,7 @@ import { pgLayer } from "../../src/warehouse/database.js"
 import EmbeddedPostgres from "../../src/warehouse/embedded-postgres.js"
 import { migrate } from "../../src/warehouse/migrate.js"
 import { runCli } from "../support/cli.js"
+import { freshDatabase } from "../support/database.js"
 import { freePort } from "../support/ports.js"
 
 const root = path.resolve(fileURLToPath(new URL("../..", import.meta.url)))
@@ -270,6 +271,25 @@ describe("the warehouse for the people who query it", () => {
       expect(refused.stderr).toContain("have a superuser run: GRANT shopsync_reader TO analyst")
     } finally {
       await server.stop()
+    }
+  }, 120_000)
+
+  it("backup and restore with DATABASE_URL: a synced database into an empty one, the same daily net sales", async () => {
+    const [from, into] = [await freshDatabase(), await freshDatabase()]
+    try {
+      const store = { STORE_API_URL: sim.url, STORE_CONSUMER_KEY: "ck_demo", STORE_CONSUMER_SECRET: "cs_demo", STORE_ID: "elsewhere" }
+      const sync = await runCli(["sync", "--no-push", "--streams", "orders,refunds"], { ...store, DATABASE_URL: from.url })
+      expect(sync.code, sync.stderr).toBe(0)
+      const file = path.join(dataRoot(), "elsewhere.backup")
+      expect((await runCli(["warehouse", "backup", file], { DATABASE_URL: from.url })).code).toBe(0)
+      const restored = await runCli(["warehouse", "restore", file], { DATABASE_URL: into.url })
+      expect(restored.code, restored.stderr).toBe(0)
+      const daily = await query(from.url, DAILY)
+      expect(daily.length).toBeGreaterThan(20)
+      expect(await query(into.url, DAILY)).toEqual(daily)
+    } finally {
+      await from.drop()
+      await into.drop()
     }
   }, 120_000)
 })
