@@ -13,6 +13,7 @@ import { pushCommand } from "../cli/push-command.js"
 import { simulateCommand } from "../cli/simulate-command.js"
 import { statusCommand } from "../cli/status-command.js"
 import { syncCommand } from "../cli/sync-command.js"
+import { warehouseCommand } from "../cli/warehouse-command.js"
 import { configProvider } from "../config/config-file.js"
 import { leaveSignalsToRuntime } from "../warehouse/embedded-postgres.js"
 
@@ -36,6 +37,7 @@ const shopsync = Command.make("shopsync").pipe(
     statusCommand,
     marketingHooksCommand,
     simulateCommand,
+    warehouseCommand,
     demoCommand
   ])
 )

@@ -2,6 +2,7 @@ import { Command } from "@effect/cli"
 import { Effect } from "effect"
 import { DatabaseLive } from "../warehouse/database.js"
 import { migrate } from "../warehouse/migrate.js"
+import { READER, READER_SQL } from "../warehouse/reader-role.js"
 
 export const migrateCommand = Command.make("migrate", {}, () =>
   Effect.gen(function*() {
@@ -11,6 +12,7 @@ export const migrateCommand = Command.make("migrate", {}, () =>
         ? `applied ${result.applied.length} migration(s): ${result.applied.join(", ")}; analytics views refreshed\n`
         : `schema up to date (${result.total} migration(s)); analytics views ${result.modelsRefreshed ? "refreshed" : "up to date"}\n`
     )
+    if (!result.reader) process.stdout.write(`no read-only role: this user may not create ${READER}; have a superuser run ${READER_SQL} then run migrate again\n`)
   }).pipe(Effect.provide(DatabaseLive))).pipe(
     Command.withDescription("Creates or upgrades the warehouse schema (sql/migrations) and the analytics views and functions (sql/models). Idempotent.")
   )

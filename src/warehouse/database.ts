@@ -2,7 +2,8 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Layer, Option, Redacted } from "effect"
 import pg from "pg"
 import { databaseUrlConfig, embeddedConfig } from "../config/settings.js"
-import { defaultDataDir, embeddedPostgres } from "./embedded.js"
+import { defaultDataDir, type EmbeddedServer, embeddedPostgres } from "./embedded.js"
+import { setupDatabase } from "./embedded-setup.js"
 
 /**
  * Dates and timestamps come back as the server's text: a `date` parsed into a JS Date
@@ -19,35 +20,31 @@ export const pgLayer = (url: Redacted.Redacted<string>) =>
   PgClient.layer({ url, types, maxConnections: 6, applicationName: "shopsync" })
 
 /** Which warehouse a command uses, for the one line that says so. */
-const describeDatabase = (url: Redacted.Redacted<string>): string => {
+export const describeDatabase = (url: Redacted.Redacted<string>): string => {
   const u = new URL(Redacted.value(url))
   return `${u.hostname}:${u.port || 5432}${u.pathname}`
 }
 
-const ensureDatabase = (server: { port: number; user: string; password: string }, name: string) =>
-  Effect.promise(async () => {
-    const client = new pg.Client({ host: "127.0.0.1", port: server.port, user: server.user, password: server.password, database: "postgres" })
-    await client.connect()
-    try {
-      const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])
-      if (found.rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`)
-    } finally {
-      await client.end()
-    }
-  })
+/** The embedded server's database. */
+export const WAREHOUSE_DATABASE = "shopsync"
 
-/** The embedded server's URL for `database`, started for the scope's lifetime. */
-const embeddedDatabaseUrl = (database: string) =>
-  Effect.gen(function*() {
-    const { port, dataDir } = yield* embeddedConfig
-    const server = yield* embeddedPostgres({ dataDir: defaultDataDir("postgres", Option.getOrUndefined(dataDir)), port })
-    yield* ensureDatabase(server, database)
-    yield* Effect.logInfo(
-      `warehouse: embedded PostgreSQL in ${server.dataDir} on port ${server.port}` +
-        (server.ownedByUs ? "" : " (already running, joined)")
-    )
-    return Redacted.make(`postgres://${server.user}:${server.password}@127.0.0.1:${server.port}/${database}`)
-  })
+/** The URL of `role` on the embedded server's `database`. */
+export const embeddedUrl = (server: EmbeddedServer, role: "owner" | "superuser", database = WAREHOUSE_DATABASE) => {
+  const { user, password } = role === "owner" ? server.owner : server
+  return Redacted.make(`postgres://${user}:${password}@127.0.0.1:${server.port}/${database}`)
+}
+
+/** The embedded server, started (or joined) for the scope's lifetime, its roles and database set up. */
+export const embeddedWarehouse = Effect.gen(function*() {
+  const { port, dataDir } = yield* embeddedConfig
+  const server = yield* embeddedPostgres({ dataDir: defaultDataDir("postgres", Option.getOrUndefined(dataDir)), port })
+  yield* setupDatabase(server, server.owner.password, WAREHOUSE_DATABASE)
+  yield* Effect.logInfo(
+    `warehouse: embedded PostgreSQL in ${server.dataDir} on port ${server.port}` +
+      (server.ownedByUs ? "" : " (already running, joined)")
+  )
+  return server
+})
 
 /** The warehouse connection: DATABASE_URL when set, else the embedded PostgreSQL. */
 export const DatabaseLive = Layer.unwrapScoped(
@@ -57,6 +54,6 @@ export const DatabaseLive = Layer.unwrapScoped(
       yield* Effect.logInfo(`warehouse: PostgreSQL at ${describeDatabase(configured.value)} (DATABASE_URL)`)
       return pgLayer(configured.value)
     }
-    return pgLayer(yield* embeddedDatabaseUrl("shopsync"))
+    return pgLayer(embeddedUrl(yield* embeddedWarehouse, "owner"))
   })
 )

@@ -3,7 +3,9 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Data, Duration, Effect } from "effect"
 import pg from "pg"
+import { type Credentials, credentialsFile, generateCredentials, OWNER, readCredentials, SUPERUSER, writeCredentials } from "./credentials.js"
 import EmbeddedPostgres from "./embedded-postgres.js"
+import { initDataDir, runningServer, SERVER_FLAGS, ServerProcessFailed, setSuperuserPassword } from "./server-process.js"
 
 export class EmbeddedPostgresFailed extends Data.TaggedError("EmbeddedPostgresFailed")<{
   readonly dataDir: string
@@ -19,8 +21,11 @@ export class EmbeddedPostgresFailed extends Data.TaggedError("EmbeddedPostgresFa
 export interface EmbeddedServer {
   readonly dataDir: string
   readonly port: number
+  /** The bootstrap superuser, for setup only (roles, the database, ownership). */
   readonly user: string
   readonly password: string
+  /** The role shopsync connects as: owns the database and its objects, not superuser. */
+  readonly owner: { readonly user: string; readonly password: string }
   /** False when another shopsync process already runs this data directory and we only connect to it. */
   readonly ownedByUs: boolean
 }
@@ -50,79 +55,99 @@ const makeReachable = (target: string) =>
     }
   })
 
-/** A postmaster.pid naming a live process means another shopsync already serves this directory. */
-const runningServerPort = (dataDir: string): number | undefined => {
-  const pidFile = path.join(dataDir, "postmaster.pid")
-  if (!fs.existsSync(pidFile)) return undefined
-  const [pidLine, , , portLine] = fs.readFileSync(pidFile, "utf8").split("\n")
-  const pid = Number(pidLine)
-  try {
-    process.kill(pid, 0)
-    return Number(portLine)
-  } catch {
-    return undefined
-  }
-}
+const pgVersionFile = (dataDir: string) => path.join(dataDir, "PG_VERSION")
 
-const USER = "postgres"
-const PASSWORD = "shopsync-embedded"
+/** The package's handle on an initialised data directory, to run its server as a child of this process. */
+const serverHandle = (dataDir: string, port: number, superuserPassword: string, log: string[]) =>
+  new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: SUPERUSER,
+    password: superuserPassword,
+    persistent: true,
+    postgresFlags: SERVER_FLAGS,
+    onLog: (m: unknown) => void log.push(String(m)),
+    onError: (m: unknown) => void log.push(String(m))
+  })
+
+const lastLines = (log: string[]) => log.join("").trim().split("\n").slice(-5).join(" | ")
+
+/** A server process that failed to set up or start, said with what to change (port, data directory, DATABASE_URL). */
+export const asStartFailure = <A, E, R>(dataDir: string, effect: Effect.Effect<A, E | ServerProcessFailed, R>) =>
+  Effect.catchIf(effect, (e): e is ServerProcessFailed => e instanceof ServerProcessFailed, (e) =>
+    Effect.fail(new EmbeddedPostgresFailed({ dataDir, reason: e.reason })))
+
+/**
+ * The data directory's credentials, creating what is missing while no server runs on it: a new directory gets
+ * random passwords (written first, then initdb); one an older shopsync created (superuser password fixed in its
+ * source, no credentials file) gets a new random superuser password through single-user mode.
+ */
+export const prepareDataDir = (dataDir: string) =>
+  asStartFailure(dataDir, Effect.gen(function*() {
+    const known = yield* readCredentials(dataDir)
+    if (!fs.existsSync(pgVersionFile(dataDir))) {
+      const credentials = generateCredentials()
+      fs.mkdirSync(path.dirname(dataDir), { recursive: true, mode: 0o755 })
+      yield* writeCredentials(dataDir, credentials)
+      yield* initDataDir(dataDir, SUPERUSER, credentials.superuserPassword)
+      return credentials
+    }
+    if (known !== undefined) return known
+    const credentials = generateCredentials()
+    yield* setSuperuserPassword(dataDir, SUPERUSER, credentials.superuserPassword)
+    yield* writeCredentials(dataDir, credentials)
+    yield* Effect.logInfo(`warehouse: ${dataDir} had no credentials file (made by an older shopsync): gave it random passwords, kept in ${credentialsFile(dataDir)}`)
+    return credentials
+  }))
+
+/** The credentials of a server that already runs: it was prepared by whoever started it. */
+export const runningCredentials = (dataDir: string) =>
+  Effect.flatMap(readCredentials(dataDir), (credentials) =>
+    credentials === undefined
+      ? Effect.fail(new EmbeddedPostgresFailed({
+        dataDir, reason: `a server runs on it without a credentials file (${credentialsFile(dataDir)}), so an older shopsync started it; stop that command, then retry`
+      }))
+      : Effect.succeed(credentials))
+
+export const serverOf = (dataDir: string, port: number, credentials: Credentials, ownedByUs: boolean): EmbeddedServer => ({
+  dataDir, port, user: SUPERUSER, password: credentials.superuserPassword,
+  owner: { user: OWNER, password: credentials.ownerPassword }, ownedByUs
+})
 
 /**
  * Starts (or joins) the embedded PostgreSQL for the scope's lifetime. The data directory
  * persists between runs; initialisation happens once.
  */
 export const embeddedPostgres = (options: { dataDir: string; port: number }) =>
-  Effect.zipRight(
-    Effect.all([makeReachable(options.dataDir), makeReachable(binaryDir)], { discard: true }),
-    acquire(options)
-  )
+  Effect.zipRight(makeServerReachable(options.dataDir), acquire(options))
 
-const acquire = (options: { dataDir: string; port: number }) =>
+/** What the server's OS user must reach: its data directory and its binaries. */
+export const makeServerReachable = (dataDir: string) =>
+  Effect.all([makeReachable(dataDir), makeReachable(binaryDir)], { discard: true })
+
+const acquire = ({ dataDir, port }: { dataDir: string; port: number }) =>
   Effect.acquireRelease(
-    Effect.tryPromise({
-      try: async (): Promise<{ server: EmbeddedServer; pg?: InstanceType<typeof EmbeddedPostgres> }> => {
-        const { dataDir } = options
-        const existingPort = runningServerPort(dataDir)
-        if (existingPort !== undefined) {
-          return { server: { dataDir, port: existingPort, user: USER, password: PASSWORD, ownedByUs: false } }
-        }
-        const log: string[] = []
-        const pg = new EmbeddedPostgres({
-          databaseDir: dataDir,
-          port: options.port,
-          user: USER,
-          password: PASSWORD,
-          persistent: true,
-          createPostgresUser: isRoot(),
-          // The machine may only have the C locale; initdb's default en_US.UTF-8 would fail.
-          initdbFlags: ["--locale=C", "--encoding=UTF8", "--lc-messages=C"],
-          postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
-          onLog: (m: unknown) => void log.push(String(m)),
-          onError: (m: unknown) => void log.push(String(m))
-        })
-        const lastLog = () => log.join("").trim().split("\n").slice(-5).join(" | ")
-        if (!fs.existsSync(path.join(dataDir, "PG_VERSION"))) {
-          fs.mkdirSync(path.dirname(dataDir), { recursive: true, mode: 0o755 })
-          await pg.initialise().catch((e) => {
-            throw new Error(`initdb failed (${String(e)}) ${lastLog()}`)
-          })
-        }
-        await pg.start().catch((e) => {
-          throw new Error(`the server did not start (${e ? String(e) : "it exited"}) ${lastLog()}`)
-        })
-        return { server: { dataDir, port: options.port, user: USER, password: PASSWORD, ownedByUs: true }, pg }
-      },
-      catch: (e) => new EmbeddedPostgresFailed({ dataDir: options.dataDir, reason: e instanceof Error ? e.message : String(e) })
+    Effect.gen(function*() {
+      const running = runningServer(dataDir)
+      if (running !== undefined) return { server: serverOf(dataDir, running.port, yield* runningCredentials(dataDir), false) }
+      const credentials = yield* prepareDataDir(dataDir)
+      const log: string[] = []
+      const pg = serverHandle(dataDir, port, credentials.superuserPassword, log)
+      yield* Effect.tryPromise({
+        try: () => pg.start(),
+        catch: (e) => new EmbeddedPostgresFailed({ dataDir, reason: `the server did not start (${e ? String(e) : "it exited"}) ${lastLines(log)}` })
+      })
+      return { server: serverOf(dataDir, port, credentials, true), pg }
     }),
     ({ server, pg }) => (pg ? Effect.zipRight(othersGone(server), Effect.promise(() => pg.stop())) : Effect.void)
   ).pipe(Effect.map(({ server }) => server))
 
 /** Connections of other shopsync processes (the pool's application_name) to the server. */
-const otherConnections = (server: EmbeddedServer) =>
+export const otherConnections = (server: Pick<EmbeddedServer, "port" | "user" | "password">) =>
   Effect.tryPromise(async () => {
     const client = new pg.Client({
       host: "127.0.0.1", port: server.port, user: server.user, password: server.password, database: "postgres",
-      application_name: "shopsync-embedded"
+      application_name: "shopsync-stop-check"
     })
     await client.connect()
     try {
@@ -137,7 +162,7 @@ const otherConnections = (server: EmbeddedServer) =>
  * Other shopsync processes may have joined the server this one started (a `backfill` or `sync --wait` beside
  * the nightly sync, a `status`): stopping it under them would cut them off, so it is stopped once they are gone.
  */
-const othersGone = (server: EmbeddedServer) =>
+export const othersGone = (server: Pick<EmbeddedServer, "port" | "user" | "password">) =>
   Effect.gen(function*() {
     const settle = Duration.millis(250)
     let waiting = yield* otherConnections(server)

@@ -2,6 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import { Effect, Schema } from "effect"
 import { createHash } from "node:crypto"
+import { grantReader } from "./reader-role.js"
 import { sqlFile, sqlFolder, sqlText } from "./sql-files.js"
 
 /** A model of `sql/models/`: a view or function named `<schema>.<object>`, created with CREATE OR REPLACE. */
@@ -34,9 +35,11 @@ const Seen = Schema.Struct({ applied: Schema.Array(Schema.String), models: Schem
  *  2. re-creates the models when a migration was applied or they differ from those last created (their digest in
  *     `public.shopsync_models`). Every command runs this: when nothing changed it costs the lock, the bookkeeping
  *     tables' CREATE IF NOT EXISTS and one SELECT, and leaves the views alone (re-creating one waits for, and
- *     blocks, every query reading it).
+ *     blocks, every query reading it);
+ *  3. creates the read-only role for consumers where the user may, and grants it what a re-created view lost.
+ * `level` stops at that migration (a restore first rebuilds the schema its backup was taken from).
  */
-export const migrate = Effect.gen(function*() {
+export const migrateTo = (level?: string) => Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   return yield* sql.withTransaction(Effect.gen(function*() {
     yield* sql`SELECT pg_advisory_xact_lock(hashtext('shopsync:migrate'))`
@@ -58,7 +61,10 @@ export const migrate = Effect.gen(function*() {
                    (SELECT digest FROM public.shopsync_models) AS models`
     })(undefined)
     const applied = new Set(seen.applied)
-    const pending = sqlFolder("migrations").filter((m) => !applied.has(m.name))
+    const known = sqlFolder("migrations")
+    const pending = known.filter((m) => !applied.has(m.name) && (level === undefined || m.name <= level))
+    // Up to an older level (a restore of an older backup), the current models may not fit the tables yet.
+    const complete = level === undefined || known.every((m) => m.name <= level)
     for (const m of pending) {
       yield* Effect.logInfo(`migrate: applying ${m.name}`)
       yield* sql.unsafe(m.text)
@@ -66,12 +72,16 @@ export const migrate = Effect.gen(function*() {
     }
     const list = models()
     const digest = modelsDigest(list)
-    const modelsRefreshed = pending.length > 0 || seen.models !== digest
+    const modelsRefreshed = complete && (pending.length > 0 || seen.models !== digest)
     if (modelsRefreshed) {
       for (const m of list) yield* sql.unsafe(m.text)
       yield* sql`INSERT INTO public.shopsync_models (digest) VALUES (${digest})
         ON CONFLICT (one) DO UPDATE SET digest = EXCLUDED.digest, created_at = now()`
     }
-    return { applied: pending.map((m) => m.name), total: applied.size + pending.length, modelsRefreshed }
+    const reader = complete && (yield* grantReader(pending.length > 0 || modelsRefreshed))
+    return { applied: pending.map((m) => m.name), total: applied.size + pending.length, modelsRefreshed, reader }
   }))
 })
+
+/** Brings the warehouse to the current level (what every command runs first). */
+export const migrate = migrateTo()

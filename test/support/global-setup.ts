@@ -1,6 +1,7 @@
 import * as fs from "node:fs"
 import { Effect, Exit, Scope } from "effect"
 import type { TestProject } from "vitest/node"
+import { credentialsFile } from "../../src/warehouse/credentials.js"
 import { defaultDataDir, embeddedPostgres } from "../../src/warehouse/embedded.js"
 import { freePort } from "./ports.js"
 
@@ -18,6 +19,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     await Effect.runPromise(Scope.close(scope, Exit.void))
     fs.rmSync(dataDir, { recursive: true, force: true })
+    fs.rmSync(credentialsFile(dataDir), { force: true })
   }
 }
 
