@@ -1,6 +1,5 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Context, Duration, Effect, Layer, Queue } from "effect"
-import { StoreClient } from "../store-client/client.js"
 import { errorText } from "../sync/errors.js"
 import { LiveRowsLive } from "../warehouse/live-rows.js"
 import { Loader, LoaderLive } from "../warehouse/loader.js"
@@ -87,5 +86,3 @@ export const runWorker = (storeId: string, contactsChanged: Effect.Effect<void>)
       if (!done.more) yield* signal.wait
     }
   })
-
-export type WorkerRequirements = StoreClient | SqlClient.SqlClient | Inbox | InboxSignal
