@@ -1,7 +1,7 @@
 import { Command, Options } from "@effect/cli"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import { Effect, Layer, Option } from "effect"
-import { storeSettingsConfig, webhookSecretConfig } from "../config/settings.js"
+import { Config, Effect, Layer } from "effect"
+import { storeSettingsConfig } from "../config/settings.js"
 import { StoreClient, StoreClientLive } from "../store-client/client.js"
 import { ensureWebhooks, listWebhooks, removeWebhooks, SUBSCRIBED_TOPICS } from "../store-client/webhooks.js"
 import { formatTable } from "./table.js"
@@ -23,9 +23,9 @@ const listCommand = Command.make("list", {}, () =>
 
 const ensureCommand = Command.make("ensure", { url }, (o) =>
   withStore(Effect.gen(function*() {
-    const secret = yield* webhookSecretConfig
-    if (Option.isNone(secret)) return yield* Effect.fail(new Error("STORE_WEBHOOK_SECRET is not set: the store signs every delivery with it and `shopsync serve` checks it"))
-    const results = yield* ensureWebhooks(o.url, secret.value)
+    // Required here: the store signs every delivery with it and `shopsync serve` checks it.
+    const secret = yield* Config.redacted("STORE_WEBHOOK_SECRET")
+    const results = yield* ensureWebhooks(o.url, secret)
     for (const r of results) {
       const extra = r.removedDuplicates.length > 0 ? `; removed duplicate(s) ${r.removedDuplicates.join(", ")}` : ""
       process.stdout.write(`${r.topic}: webhook ${r.id} ${r.action}${extra}\n`)

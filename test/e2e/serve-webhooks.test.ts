@@ -2,6 +2,7 @@
 // `shopsync store-hooks ensure`): every change shows in the warehouse and in analytics.daily_net_sales, whose
 // expected figures come from the simulator's state; forged, duplicate and older deliveries change nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type MarketingSimulator, startMarketingSimulator } from "../../src/simulator/marketing/index.js"
 import { dailyNetSales, startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
 import { runCli } from "../support/cli.js"
 import { freshDatabase, sqlRows } from "../support/database.js"
@@ -12,6 +13,7 @@ const STORE = "serve-t"
 
 describe("shopsync serve applies the store's webhooks", () => {
   let sim: StoreSimulator
+  let mk: MarketingSimulator
   let db: Awaited<ReturnType<typeof freshDatabase>>
   let env: Record<string, string>
   let serve: Serve
@@ -35,7 +37,9 @@ describe("shopsync serve applies the store's webhooks", () => {
   beforeAll(async () => {
     sim = await startStoreSimulator({ data: { seed: 12, orders: 150, customers: 40, products: 12, start: "2026-06-01", days: 20 } })
     db = await freshDatabase()
-    env = { DATABASE_URL: db.url, STORE_API_URL: sim.url, STORE_CONSUMER_KEY: "ck_demo", STORE_CONSUMER_SECRET: "cs_demo", STORE_ID: STORE, STORE_WEBHOOK_SECRET: SECRET, SHOPSYNC_SYNC_EVERY: "1h" }
+    mk = await startMarketingSimulator()
+    const marketing = { MARKETING_BASE_URL: mk.baseUrl, MARKETING_CLIENT_ID: "mk_demo", MARKETING_CLIENT_SECRET: "mk_secret" }
+    env = { ...marketing, DATABASE_URL: db.url, STORE_API_URL: sim.url, STORE_CONSUMER_KEY: "ck_demo", STORE_CONSUMER_SECRET: "cs_demo", STORE_ID: STORE, STORE_WEBHOOK_SECRET: SECRET, SHOPSYNC_SYNC_EVERY: "1h" }
     serve = await startServe(env)
     await serve.ready
     const ensured = await runCli(["store-hooks", "ensure", "--url", serve.hookUrl], env)
@@ -45,6 +49,7 @@ describe("shopsync serve applies the store's webhooks", () => {
   afterAll(async () => {
     serve?.child.kill("SIGKILL")
     await sim?.close()
+    await mk?.close()
     await db?.drop()
   })
 
@@ -101,6 +106,27 @@ describe("shopsync serve applies the store's webhooks", () => {
     await eventually(async () => (await q("SELECT 1 FROM store.products WHERE store_id = $1 AND id = $2 AND doc->>'status' = 'trash'", [STORE, made.id])).length === 1, 5_000, "product trashed")
   })
 
+  it("a new buyer's contact reaches the marketing service within seconds", async () => {
+    sim.state.createOrder({ status: "completed", currency: "USD", billing: { email: "Fresh.Buyer@example.com", first_name: "Fresh" }, line_items: line() })
+    await sim.webhooksIdle()
+    await eventually(async () => mk.state.listContacts().some((c) => c.values["email"]?.toLowerCase() === "fresh.buyer@example.com"), 5_000, "contact pushed")
+  })
+
+  it("a delivery that can never apply (not JSON, unknown topic) is marked failed with the reason, not retried", async () => {
+    const bad = "{not json"
+    const headers = { "x-wc-webhook-id": "1", "x-wc-webhook-signature": signed(bad, SECRET) }
+    expect((await deliver(serve.hookUrl, bad, { ...headers, "x-wc-webhook-topic": "order.updated", "x-wc-webhook-delivery-id": "920001" })).status).toBe(200)
+    const coupon = JSON.stringify({ id: 5, code: "x" })
+    expect((await deliver(serve.hookUrl, coupon, { "x-wc-webhook-id": "1", "x-wc-webhook-signature": signed(coupon, SECRET), "x-wc-webhook-topic": "coupon.updated", "x-wc-webhook-delivery-id": "920002" })).status).toBe(200)
+    const rows = await eventually(async () => {
+      const found = await q<{ delivery_id: string; state: string; reason: string }>("SELECT delivery_id, state, reason FROM sync.webhook_inbox WHERE delivery_id IN ('920001', '920002') AND state <> 'pending' ORDER BY delivery_id")
+      return found.length === 2 ? found : undefined
+    }, 5_000, "poison deliveries settled")
+    expect(rows.map((r) => r.state)).toEqual(["failed", "failed"])
+    expect(rows[0]!.reason).toContain("not a JSON object")
+    expect(rows[1]!.reason).toContain("coupon.updated")
+  })
+
   it("forged, missing and stale signatures are refused with nothing written; a ping is answered", async () => {
     const target = sim.state.orders.find((o) => o.status === "completed")!
     const doc = await (await fetch(`${sim.url}/orders/${target.id}`, { headers: { authorization: `Basic ${Buffer.from("ck_demo:cs_demo").toString("base64")}` } })).json() as Record<string, unknown>
@@ -142,9 +168,9 @@ describe("shopsync serve applies the store's webhooks", () => {
     for (const id of ids.slice(0, 20)) sim.state.updateOrder(id, { status: "processing" })
     await settled()
     const sent = sim.state.webhooks.deliveries.filter((d) => d.response.code === 200).map((d) => String(d.id)).sort()
-    const stored = (await q<{ delivery_id: string }>("SELECT delivery_id FROM sync.webhook_inbox WHERE delivery_id NOT IN ('900001', '910001') ORDER BY delivery_id")).map((r) => r.delivery_id)
+    const stored = (await q<{ delivery_id: string }>("SELECT delivery_id FROM sync.webhook_inbox WHERE delivery_id NOT IN ('900001', '910001', '920001', '920002') ORDER BY delivery_id")).map((r) => r.delivery_id)
     expect(stored.sort()).toEqual(sent)
-    expect((await inbox()).filter((r) => r.state === "failed")).toEqual([])
+    expect(await q("SELECT seq FROM sync.webhook_inbox WHERE state = 'failed' AND delivery_id NOT IN ('920001', '920002')")).toEqual([])
   })
 
   it("freshness: a changed order shows in daily_net_sales in under 2 s at p95", async () => {
@@ -169,10 +195,23 @@ describe("shopsync serve applies the store's webhooks", () => {
     await settled()
   })
 
-  it("SIGTERM: exits 143", async () => {
+  it("SIGTERM: new deliveries get 503, the one being applied finishes, exit 143", async () => {
+    const o = sim.state.createOrder({ status: "completed", currency: "USD", line_items: line() })
+    await settled()
+    sim.setFaults([{ kind: "latency", latencyMs: 1_500, pathPrefix: `/orders/${o.id}/refunds` }])
+    sim.state.createRefund(o.id, { amount: "1.00" })
+    await sim.webhooksIdle()
+    const busy = (await q<{ seq: string }>("SELECT max(seq)::text AS seq FROM sync.webhook_inbox"))[0]!.seq
+    await new Promise((resolve) => setTimeout(resolve, 300))
     serve.child.kill("SIGTERM")
+    await eventually(async () => /stopping/.test(serve.stderr()), 2_000, "stopping")
+    const body = JSON.stringify({ id: o.id })
+    const late = await deliver(serve.hookUrl, body, { "x-wc-webhook-id": "1", "x-wc-webhook-topic": "order.deleted", "x-wc-webhook-delivery-id": "930001", "x-wc-webhook-signature": signed(body, SECRET) })
+    expect(late.status).toBe(503)
     const done = await serve.done
     expect(done.code).toBe(143)
-    expect(done.stderr).toContain("stopping")
+    expect((await q<{ state: string }>("SELECT state FROM sync.webhook_inbox WHERE seq = $1", [busy]))[0]?.state).toBe("applied")
+    expect(await q("SELECT 1 FROM sync.webhook_inbox WHERE delivery_id = '930001'")).toEqual([])
+    sim.setFaults([])
   })
 })
