@@ -117,7 +117,8 @@ describe("shopsync serve applies the store's webhooks", () => {
     const headers = { "x-wc-webhook-id": "1", "x-wc-webhook-signature": signed(bad, SECRET) }
     expect((await deliver(serve.hookUrl, bad, { ...headers, "x-wc-webhook-topic": "order.updated", "x-wc-webhook-delivery-id": "920001" })).status).toBe(200)
     const coupon = JSON.stringify({ id: 5, code: "x" })
-    expect((await deliver(serve.hookUrl, coupon, { "x-wc-webhook-id": "1", "x-wc-webhook-signature": signed(coupon, SECRET), "x-wc-webhook-topic": "coupon.updated", "x-wc-webhook-delivery-id": "920002" })).status).toBe(200)
+    expect((await deliver(`${serve.hookUrl}/another-store`, coupon, {})).status).toBe(404)
+    expect((await deliver(`${serve.hookUrl}/${STORE}`, coupon, { "x-wc-webhook-id": "1", "x-wc-webhook-signature": signed(coupon, SECRET), "x-wc-webhook-topic": "coupon.updated", "x-wc-webhook-delivery-id": "920002" })).status).toBe(200)
     const rows = await eventually(async () => {
       const found = await q<{ delivery_id: string; state: string; reason: string }>("SELECT delivery_id, state, reason FROM sync.webhook_inbox WHERE delivery_id IN ('920001', '920002') AND state <> 'pending' ORDER BY delivery_id")
       return found.length === 2 ? found : undefined
