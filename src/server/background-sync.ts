@@ -5,7 +5,11 @@ import { STREAMS } from "../sync/catalogue.js"
 import { runSync } from "../sync/engine.js"
 import { errorText } from "../sync/errors.js"
 import { syncLayer } from "../cli/layers.js"
+import { Inbox } from "../webhooks/inbox.js"
 import { ServeState } from "./serve-state.js"
+
+/** Applied and skipped deliveries are kept this many days (for the status page and to look into). */
+const INBOX_DAYS = 30
 
 /** One scheduled sync, as `shopsync sync` runs it, under the same lock: a tick that finds it held is skipped. */
 const tick = (settings: StoreSettings, fullPass: FullPassSettings, afterSync: Effect.Effect<void>) =>
@@ -30,6 +34,8 @@ const tick = (settings: StoreSettings, fullPass: FullPassSettings, afterSync: Ef
     const rows = outcome.right.streams.reduce((n, s) => n + s.rows, 0)
     yield* Effect.logInfo(`background sync: run ${outcome.right.runId} done, ${rows} row(s) in ${outcome.right.seconds.toFixed(1)} s`)
     yield* afterSync
+    yield* Effect.flatMap(Inbox, (inbox) => inbox.prune(INBOX_DAYS)).pipe(
+      Effect.catchAll((e) => Effect.logWarning(`webhooks: old inbox rows not removed: ${errorText(e)}`)))
   })
 
 /** A webhook that delivers to this server: its URL ends in /webhooks/store or /webhooks/store/<store_id>. */

@@ -1,12 +1,11 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { createHash } from "node:crypto"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { StoreClient } from "../store-client/client.js"
-import type { StoreError } from "../store-client/errors.js"
+import { isGone, type StoreError } from "../store-client/errors.js"
 import { Customer, Order, Product, Refund } from "../store-client/schemas.js"
 import { replaceChildren } from "../sync/children.js"
-import { existsOrNotFound } from "../sync/streams/orders.js"
 import { readVariations } from "../sync/streams/products.js"
 import { LiveRows } from "../warehouse/live-rows.js"
 import { Loader } from "../warehouse/loader.js"
@@ -21,7 +20,12 @@ export interface Applied {
 }
 
 type Table = "orders" | "customers" | "products"
-const KINDS = { order: { table: "orders", kind: "orders", schema: Order }, customer: { table: "customers", kind: "customers", schema: Customer }, product: { table: "products", kind: "products", schema: Product } } as const
+/** Per resource of a topic: its table, its load kind and the schema its documents must fit. */
+const KINDS = {
+  order: { table: "orders", kind: "orders", schema: Order },
+  customer: { table: "customers", kind: "customers", schema: Customer },
+  product: { table: "products", kind: "products", schema: Product }
+} as const
 
 const failed = (reason: string): Applied => ({ outcome: { state: "failed", reason }, contacts: false })
 const skipped = (reason: string): Applied => ({ outcome: { state: "skipped", reason }, contacts: false })
@@ -108,12 +112,12 @@ const remove = (storeId: string, resource: keyof typeof KINDS, doc: unknown) =>
     const id = Number((doc as { id?: unknown } | null)?.id)
     if (!Number.isInteger(id) || id <= 0) return failed("the body has no id")
     const { table } = KINDS[resource]
-    const path = `/${table}/${id}`
-    if (yield* existsOrNotFound(path)) {
-      const store = yield* StoreClient
-      const current = yield* store.get(path, {}, Schema.Unknown)
-      return yield* upsert(storeId, resource, current, JSON.stringify(current))
-    }
+    const store = yield* StoreClient
+    const current = yield* store.get(`/${table}/${id}`, {}, Schema.Unknown).pipe(
+      Effect.map(Option.some),
+      Effect.catchIf(isGone, () => Effect.succeed(Option.none()))
+    )
+    if (Option.isSome(current)) return yield* upsert(storeId, resource, current.value, JSON.stringify(current.value))
     const live = yield* LiveRows
     yield* live.markDeleted(table, [id])
     if (resource === "order") yield* live.markMissingChildren("refunds", id, [])

@@ -42,6 +42,8 @@ export class Inbox extends Context.Tag("shopsync/Inbox")<Inbox, {
   readonly pending: (storeId: string, limit: number) => Effect.Effect<ReadonlyArray<Pending>, SqlError>
   /** Records how a delivery ended; run it in the transaction that applied it. */
   readonly settle: (seq: number, outcome: Outcome) => Effect.Effect<void, SqlError>
+  /** Removes the applied and skipped deliveries received more than `days` ago (failed ones stay, to be looked at). */
+  readonly prune: (days: number) => Effect.Effect<void, SqlError>
   /** Deliveries by state, for the status page and tests. */
   readonly counts: Effect.Effect<InboxCounts, SqlError>
 }>() {}
@@ -90,6 +92,9 @@ export const makeInbox = Effect.gen(function*() {
       sql`UPDATE sync.webhook_inbox SET state = ${outcome.state}, applied_at = now(),
             reason = ${outcome.state === "applied" ? null : outcome.reason}
           WHERE seq = ${seq}`.pipe(Effect.asVoid),
+    prune: (days) =>
+      sql`DELETE FROM sync.webhook_inbox
+          WHERE state IN ('applied', 'skipped') AND received_at < now() - make_interval(days => ${days})`.pipe(Effect.asVoid),
     counts: Effect.map(decoded(counts(undefined)), (rows) => rows[0]!)
   })
 })
