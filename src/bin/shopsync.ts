@@ -11,7 +11,9 @@ import { marketingHooksCommand } from "../cli/marketing-hooks-command.js"
 import { migrateCommand } from "../cli/migrate-command.js"
 import { pushCommand } from "../cli/push-command.js"
 import { simulateCommand } from "../cli/simulate-command.js"
+import { serveCommand } from "../cli/serve-command.js"
 import { statusCommand } from "../cli/status-command.js"
+import { storeHooksCommand } from "../cli/store-hooks-command.js"
 import { syncCommand } from "../cli/sync-command.js"
 import { warehouseCommand } from "../cli/warehouse-command.js"
 import { configProvider } from "../config/config-file.js"
@@ -35,6 +37,8 @@ const shopsync = Command.make("shopsync").pipe(
     pushCommand,
     migrateCommand,
     statusCommand,
+    serveCommand,
+    storeHooksCommand,
     marketingHooksCommand,
     simulateCommand,
     warehouseCommand,

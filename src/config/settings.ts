@@ -217,3 +217,44 @@ export const contactRolesConfig: Config.Config<ReadonlyArray<string>> = named(
     })
   )
 )
+
+/** `5m`, `90s`, `1h`, `500ms` or a bare number of seconds; the value in milliseconds, or undefined when unreadable. */
+export const parseDurationMs = (text: string): number | undefined => {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/i.exec(text)
+  if (!m) return undefined
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? "s").toLowerCase() as "ms" | "s" | "m" | "h"]
+  return Number(m[1]) * unit
+}
+
+/** What `shopsync serve` listens on, how often it syncs in the background, and the webhooks' shared secret. */
+export interface ServeSettings {
+  readonly host: string
+  readonly port: number
+  /** SHOPSYNC_SYNC_EVERY in milliseconds. */
+  readonly syncEveryMs: number
+  /** STORE_WEBHOOK_SECRET: the key of every delivery's HMAC; unset, every delivery is refused. */
+  readonly webhookSecret: Option.Option<Redacted.Redacted<string>>
+}
+
+export const syncEveryConfig = named("SHOPSYNC_SYNC_EVERY", Config.string().pipe(
+  Config.withDefault("5m"),
+  Config.validate({
+    message: "SHOPSYNC_SYNC_EVERY must be a duration of at least 1s, such as 5m, 90s, 1h or a number of seconds",
+    validation: (s) => (parseDurationMs(s) ?? 0) >= 1000
+  }),
+  Config.map((s) => parseDurationMs(s)!)
+))
+
+export const webhookSecretConfig = Config.option(named("STORE_WEBHOOK_SECRET", Config.redacted().pipe(
+  Config.validate({ message: "STORE_WEBHOOK_SECRET must not be empty", validation: (s) => Redacted.value(s) !== "" })
+)))
+
+export const serveSettingsConfig: Config.Config<ServeSettings> = Config.all({
+  host: named("SHOPSYNC_HTTP_HOST", Config.string().pipe(
+    Config.withDefault("127.0.0.1"),
+    Config.validate({ message: "SHOPSYNC_HTTP_HOST must be an address or host name to listen on, such as 127.0.0.1 or 0.0.0.0", validation: (s) => /^[\w.:-]+$/.test(s) })
+  )),
+  port: wholeNumber("SHOPSYNC_HTTP_PORT", 8787, { min: 1, max: 65535 }),
+  syncEveryMs: syncEveryConfig,
+  webhookSecret: webhookSecretConfig
+})

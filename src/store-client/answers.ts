@@ -81,20 +81,20 @@ export const judge = (answer: Answer, judging: Judging): Effect.Effect<Answer, A
   })
 
 /** The error the caller gets once the retries are over. */
-export const giveUp = (e: AttemptFailure, attempts: number, shown: string): StoreError => {
+export const giveUp = (e: AttemptFailure, attempts: number, shown: string, method = "GET"): StoreError => {
   switch (e._tag) {
     case "TransportFailed": {
       const problem = tlsProblem(e.reason)
       return problem
         ? new StoreTlsFailed({ url: shown, code: e.reason, problem })
-        : new StoreUnreachable({ method: "GET", url: shown, reason: e.reason, attempts })
+        : new StoreUnreachable({ method, url: shown, reason: e.reason, attempts })
     }
     case "UnusableAnswer": {
       const { status, body, text } = e.answer
       const { code, message } = errorFields(body)
       const said = message ??
         (isOk(status) ? "the body is not JSON" : text.slice(0, 200).replace(/\s+/g, " ").trim() || undefined)
-      return new StoreRequestFailed({ method: "GET", url: shown, status, code, storeMessage: said, attempts })
+      return new StoreRequestFailed({ method, url: shown, status, code, storeMessage: said, attempts })
     }
     default:
       return e

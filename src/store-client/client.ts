@@ -3,11 +3,12 @@ import type { StoreSettings } from "../config/settings.js"
 import type { RetryPolicy } from "../http-client/retry.js"
 import type { StoreError } from "./errors.js"
 import { decodeDocuments, type Page, toPage } from "./page.js"
-import { makeGetJson } from "./request.js"
+import { makeGetJson, type Write } from "./request.js"
 import { type QueryParams, safeUrl } from "./url.js"
 
 export type { Page } from "./page.js"
 export type { QueryParams } from "./url.js"
+export type { Write } from "./request.js"
 
 export class StoreClient extends Context.Tag("shopsync/StoreClient")<StoreClient, {
   readonly storeId: string
@@ -22,13 +23,15 @@ export class StoreClient extends Context.Tag("shopsync/StoreClient")<StoreClient
   readonly list: <A>(path: string, params: QueryParams, schema: Schema.Schema<A>) => Effect.Effect<Page<A>, StoreError>
   /** GET one resource (or a report), decoded with `schema`, every field kept. */
   readonly get: <A>(path: string, params: QueryParams, schema: Schema.Schema<A>) => Effect.Effect<A, StoreError>
+  /** POST, PUT or DELETE with a JSON body (the webhooks resource), the answer decoded with `schema`. */
+  readonly send: <A>(write: Write, path: string, params: QueryParams, schema: Schema.Schema<A>) => Effect.Effect<A, StoreError>
   /** Requests sent so far (retries included), for summaries and benchmarks. */
   readonly requestCount: Effect.Effect<number>
 }>() {}
 
 export const makeStoreClient = (settings: StoreSettings, policy: RetryPolicy) =>
   Effect.gen(function*() {
-    const { getJson, requestCount } = yield* makeGetJson(settings, policy)
+    const { getJson, sendJson, requestCount } = yield* makeGetJson(settings, policy)
 
     const list = <A>(path: string, params: QueryParams, schema: Schema.Schema<A>) => {
       const decode = decodeDocuments(schema, path)
@@ -43,6 +46,11 @@ export const makeStoreClient = (settings: StoreSettings, policy: RetryPolicy) =>
       return Effect.flatMap(getJson(path, params), (answer) => Effect.map(decode([answer.body]), ([decoded]) => decoded!))
     }
 
+    const send = <A>(write: Write, path: string, params: QueryParams, schema: Schema.Schema<A>) => {
+      const decode = decodeDocuments(schema, path)
+      return Effect.flatMap(sendJson(write, path, params), (answer) => Effect.map(decode([answer.body]), ([decoded]) => decoded!))
+    }
+
     return StoreClient.of({
       storeId: settings.storeId,
       perPage: settings.perPage,
@@ -50,6 +58,7 @@ export const makeStoreClient = (settings: StoreSettings, policy: RetryPolicy) =>
       concurrency: settings.concurrency,
       list,
       get,
+      send,
       requestCount
     })
   })

@@ -11,8 +11,20 @@ import { makeStoreAuth } from "./auth.js"
 import type { StoreError } from "./errors.js"
 import { type QueryParams, requestUrl, safeUrl } from "./url.js"
 
+/** A request that changes something (the webhooks resource): its method and JSON body. */
+export interface Write {
+  readonly method: "POST" | "PUT" | "DELETE"
+  readonly body?: unknown
+}
+
+const writeRequest = (write: Write | undefined, url: string) => {
+  if (write === undefined) return HttpClientRequest.get(url)
+  const request = HttpClientRequest.make(write.method)(url)
+  return write.body === undefined ? request : HttpClientRequest.bodyUnsafeJson(request, write.body)
+}
+
 /**
- * GETs below the API root with the consumer key, at most `concurrency` in flight, each retried on the shared
+ * GETs (and the few writes) below the API root with the consumer key, at most `concurrency` in flight, each retried on the shared
  * schedule. Returns the JSON answer, or the store error that explains why there is none.
  */
 export const makeGetJson = (settings: StoreSettings, policy: RetryPolicy) =>
@@ -27,26 +39,27 @@ export const makeGetJson = (settings: StoreSettings, policy: RetryPolicy) =>
     // inside, so a request that waited for its turn does not carry a stale timestamp.
     const inFlight = yield* Effect.makeSemaphore(settings.concurrency)
 
-    const exchange = (url: string, as: Credentials | undefined) =>
-      Effect.flatMap(auth.authorize(HttpClientRequest.get(url), as), (request) =>
+    const exchange = (write: Write | undefined, url: string, as: Credentials | undefined) =>
+      Effect.flatMap(auth.authorize(writeRequest(write, url), as), (request) =>
         Ref.update(requests, (n) => n + 1).pipe(Effect.zipRight(send(http, request, policy.timeoutMs)))).pipe(inFlight.withPermits(1))
 
     const judged = (answer: Answer, shown: string) =>
       Effect.flatMap(Effect.all([auth.basicRead, Ref.get(jsonSeen)]), ([basicRead, seen]) =>
         judge(answer, { apiUrl: settings.apiUrl, shown, plainHttp: auth.plainHttp, basicRead, jsonSeen: seen }))
 
-    const attempt = (url: string, shown: string, as: Credentials | undefined): Effect.Effect<Answer, AttemptFailure> =>
-      exchange(url, as).pipe(
+    const attempt = (write: Write | undefined, url: string, shown: string, as: Credentials | undefined): Effect.Effect<Answer, AttemptFailure> =>
+      exchange(write, url, as).pipe(
         Effect.flatMap((answer) => judged(answer, shown)),
         Effect.tap((answer) => Effect.zipRight(Ref.set(jsonSeen, true), auth.noteSuccess(answer)))
       )
 
-    const getJson = (path: string, params: QueryParams = {}): Effect.Effect<Answer, StoreError> => {
+    const requestJson = (write: Write | undefined, path: string, params: QueryParams = {}): Effect.Effect<Answer, StoreError> => {
       const url = requestUrl(settings.apiUrl, path, params)
       const shown = safeUrl(url)
-      const schedule = retrySchedule<AttemptFailure>(policy, { service: "store", label: `GET ${shown}`, transient: isTransient })
+      const method = write?.method ?? "GET"
+      const schedule = retrySchedule<AttemptFailure>(policy, { service: "store", label: `${method} ${shown}`, transient: isTransient })
       const run = (as?: Credentials) =>
-        Effect.retryOrElse(attempt(url, shown, as), schedule, (e, attempts) => Effect.fail(giveUp(e, attempts, shown)))
+        Effect.retryOrElse(attempt(write, url, shown, as), schedule, (e, attempts) => Effect.fail(giveUp(e, attempts, shown, method)))
       // auto over plain HTTP: the store did not read Basic, so the request is signed; once that works, all are.
       return run().pipe(
         Effect.catchIf(
@@ -56,5 +69,8 @@ export const makeGetJson = (settings: StoreSettings, policy: RetryPolicy) =>
       )
     }
 
-    return { getJson, requestCount: Ref.get(requests) }
+    const getJson = (path: string, params: QueryParams = {}) => requestJson(undefined, path, params)
+    const sendJson = (write: Write, path: string, params: QueryParams = {}) => requestJson(write, path, params)
+
+    return { getJson, sendJson, requestCount: Ref.get(requests) }
   })

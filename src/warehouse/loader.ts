@@ -83,27 +83,27 @@ export const makeLoader = (storeId: string) =>
     // The commit does not wait for the WAL flush: a server crash can lose the last few committed pages, but only
     // whole transactions, each with its checkpoint, so the stream resumes before them; one disk flush less a page.
     // The staging table empties at commit: a page is always staged and merged in one transaction (the
-    // caller's, with its checkpoint, when there is one). A half of a refused page is staged after the other
-    // half merged in the same transaction, so it empties the table first.
-    const merge = (page: StagedPage, docs: ReadonlyArray<unknown>, json: string | undefined, half: boolean) =>
+    // caller's, with its checkpoint, when there is one). A half of a refused page, or a second page of the same
+    // transaction (an order and then its refunds), is staged after another merged, so it empties the table first.
+    const merge = (page: StagedPage, docs: ReadonlyArray<unknown>, json: string | undefined) =>
       sql.withTransaction(Effect.gen(function*() {
         yield* sql.unsafe("SET LOCAL synchronous_commit = off")
         if (docs.length === 0) return
         yield* createStage
-        if (half) yield* sql`DELETE FROM sync_batch`
+        yield* sql`DELETE FROM sync_batch`
         yield* stage(json ?? JSON.stringify(docs))
         yield* sql.unsafe(sqlFile(`load/${page.kind}`), page.kind === "customers" ? [JSON.stringify(page.hashes ?? {})] : [])
       }))
 
     /** Merges `docs`; when PostgreSQL refuses them, each half on its own (a savepoint each), down to the documents refused. */
-    const isolate = (page: StagedPage, docs: ReadonlyArray<unknown>, json: string | undefined, half: boolean): Effect.Effect<Array<Rejected>, SqlError> =>
-      merge(page, docs, json, half).pipe(
+    const isolate = (page: StagedPage, docs: ReadonlyArray<unknown>, json: string | undefined): Effect.Effect<Array<Rejected>, SqlError> =>
+      merge(page, docs, json).pipe(
         Effect.as([]),
         Effect.catchIf(isRefusal, (e) => {
           if (docs.length === 1) return Effect.succeed([rejectedDoc(page.kind, docs[0], "load", refusalText(e))])
           const middle = Math.ceil(docs.length / 2)
           const halves = [docs.slice(0, middle), docs.slice(middle)]
-          return Effect.map(Effect.forEach(halves, (part) => isolate(page, part, undefined, true)), (found) => found.flat())
+          return Effect.map(Effect.forEach(halves, (part) => isolate(page, part, undefined)), (found) => found.flat())
         })
       )
 
@@ -120,7 +120,7 @@ export const makeLoader = (storeId: string) =>
 
     const load = (page: StagedPage) =>
       Effect.gen(function*() {
-        const refused = yield* isolate(page, page.docs, page.json, false)
+        const refused = yield* isolate(page, page.docs, page.json)
         const rejected = [...(page.rejected ?? []), ...refused]
         const held = yield* heldOf(page.kind)
         const refusedIds = new Set(refused.map((r) => r.id))

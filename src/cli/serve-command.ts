@@ -1,0 +1,69 @@
+import { Command } from "@effect/cli"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { createServer } from "node:http"
+import { Duration, Effect, Layer, Option, Ref } from "effect"
+import { fullPassConfig, serveSettingsConfig, storeSettingsConfig } from "../config/settings.js"
+import { OutboxLive } from "../contacts/outbox.js"
+import { marketingSettingsOption } from "../marketing-client/config.js"
+import { backgroundSync } from "../server/background-sync.js"
+import { makeContactsPusher } from "../server/contacts-push.js"
+import { serveRouter } from "../server/router.js"
+import { ServeState, ServeStateLive } from "../server/serve-state.js"
+import { StoreClientLive } from "../store-client/client.js"
+import { DatabaseLive } from "../warehouse/database.js"
+import { migrate } from "../warehouse/migrate.js"
+import { InboxLive } from "../webhooks/inbox.js"
+import { InboxSignalLive, runWorker } from "../webhooks/worker.js"
+
+/**
+ * The process: HTTP routes, the inbox worker and the background sync, in one scope. Its finalizers run in reverse:
+ * first new deliveries are refused (503), then the sync and the worker stop (the delivery being applied finishes;
+ * what is pending stays in the inbox for the next start), then the routes go.
+ */
+const serve = Effect.gen(function*() {
+  const settings = yield* storeSettingsConfig
+  const { webhookSecret, syncEveryMs, host, port } = yield* serveSettingsConfig
+  const fullPass = yield* fullPassConfig
+  yield* migrate
+  if (Option.isNone(webhookSecret)) yield* Effect.logWarning("serve: STORE_WEBHOOK_SECRET is not set: every webhook delivery will be refused (401); only the background sync keeps the warehouse current")
+  const pusher = yield* makeContactsPusher(yield* marketingSettingsOption, settings.storeId)
+  yield* HttpServer.serveEffect(serveRouter(webhookSecret))
+  yield* Effect.logInfo(
+    `serve: listening on http://${host}:${port}: webhook deliveries POST /webhooks/store (or /webhooks/store/${settings.storeId}), ` +
+      `health GET /healthz; background sync every ${Duration.format(Duration.millis(syncEveryMs))}`
+  )
+  yield* Effect.forkScoped(runWorker(settings.storeId, pusher))
+  yield* Effect.forkScoped(backgroundSync(settings, fullPass, pusher))
+  const state = yield* ServeState
+  yield* Effect.addFinalizer(() =>
+    Effect.zipRight(Ref.set(state.accepting, false), Effect.logInfo("serve: stopping: new deliveries are refused (503); finishing the delivery being applied")))
+  return yield* Effect.never
+}).pipe(Effect.scoped)
+
+/** Everything `serve` runs on, built from the configuration when the command starts. */
+const serveLayer = Effect.gen(function*() {
+  const settings = yield* storeSettingsConfig
+  const { host, port, syncEveryMs } = yield* serveSettingsConfig
+  return Layer.mergeAll(
+    NodeHttpServer.layer(() => createServer(), { host, port }),
+    StoreClientLive(settings).pipe(Layer.provide(NodeHttpClient.layerUndici)),
+    ServeStateLive(settings.storeId, syncEveryMs),
+    InboxSignalLive,
+    Layer.mergeAll(InboxLive, OutboxLive).pipe(Layer.provideMerge(DatabaseLive))
+  )
+})
+
+export const serveCommand = Command.make("serve", {}, () => Effect.flatMap(serveLayer, (layer) => Effect.provide(serve, layer))).pipe(
+  Command.withDescription(
+    "Runs until stopped (the mode for a systemd service or a Kubernetes Deployment): an HTTP server on SHOPSYNC_HTTP_HOST " +
+      "(default 127.0.0.1) and SHOPSYNC_HTTP_PORT (default 8787) that takes the store's signed webhooks at POST /webhooks/store " +
+      "(checked against STORE_WEBHOOK_SECRET; subscribe them with `shopsync store-hooks ensure --url …`), stores each in an inbox " +
+      "and applies it within a second, only when it is newer than what the warehouse holds; the changed contacts are pushed " +
+      "when the marketing variables are set. Every SHOPSYNC_SYNC_EVERY (default 5m; e.g. 90s, 1h) it runs the same sync as " +
+      "`shopsync sync`, under the same lock, which catches what a lost or disabled webhook missed. GET /healthz answers 200, or " +
+      "503 when the warehouse does not answer or no scheduled sync finished for three intervals. SIGTERM: new deliveries get " +
+      "503, the one being applied finishes, exit 143; the next start applies what is left in the inbox."
+  )
+)

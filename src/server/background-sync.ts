@@ -1,0 +1,74 @@
+import { Duration, Effect, Ref, Schedule } from "effect"
+import type { FullPassSettings, StoreSettings } from "../config/settings.js"
+import { listWebhooks, type StoreWebhook } from "../store-client/webhooks.js"
+import { STREAMS } from "../sync/catalogue.js"
+import { runSync } from "../sync/engine.js"
+import { errorText } from "../sync/errors.js"
+import { syncLayer } from "../cli/layers.js"
+import { Inbox } from "../webhooks/inbox.js"
+import { ServeState } from "./serve-state.js"
+
+/** Applied and skipped deliveries are kept this many days (for the status page and to look into). */
+const INBOX_DAYS = 30
+
+/** One scheduled sync, as `shopsync sync` runs it, under the same lock: a tick that finds it held is skipped. */
+const tick = (settings: StoreSettings, fullPass: FullPassSettings, afterSync: Effect.Effect<void>) =>
+  Effect.gen(function*() {
+    const state = yield* ServeState
+    const outcome = yield* runSync({ streams: STREAMS, mode: { kind: "sync" }, waitForLock: false, named: false, ...fullPass }).pipe(
+      Effect.provide(syncLayer(settings)),
+      Effect.either
+    )
+    if (outcome._tag === "Left") {
+      const e = outcome.left
+      const which = e._tag === "SyncFailed" ? `streams ${e.failures.map((f) => f.stream).join(", ")} failed` : errorText(e)
+      yield* Effect.logWarning(`background sync: ${which}; trying again in ${Duration.format(Duration.millis(state.syncEveryMs))}`)
+      if (e._tag === "SyncFailed") yield* afterSync
+      return
+    }
+    if (outcome.right === undefined) {
+      yield* Effect.logInfo("background sync: another run holds this store's lock; this tick is skipped")
+      return
+    }
+    yield* Ref.set(state.lastSyncAt, Date.now())
+    const rows = outcome.right.streams.reduce((n, s) => n + s.rows, 0)
+    yield* Effect.logInfo(`background sync: run ${outcome.right.runId} done, ${rows} row(s) in ${outcome.right.seconds.toFixed(1)} s`)
+    yield* afterSync
+    yield* Effect.flatMap(Inbox, (inbox) => inbox.prune(INBOX_DAYS)).pipe(
+      Effect.catchAll((e) => Effect.logWarning(`webhooks: old inbox rows not removed: ${errorText(e)}`)))
+  })
+
+/** A webhook that delivers to this server: its URL ends in /webhooks/store or /webhooks/store/<store_id>. */
+const ours = (storeId: string) => (w: StoreWebhook) => new RegExp(`/webhooks/store(/${storeId})?/?$`).test(w.delivery_url.split("?")[0]!)
+
+/**
+ * Looks at the store's webhook list (when the key may read it) and warns when a subscription of this server is
+ * paused or disabled (the store disables one after 5 failed deliveries), once per change of that state.
+ */
+const checkSubscriptions = (seen: Ref.Ref<string | undefined>) =>
+  Effect.gen(function*() {
+    const state = yield* ServeState
+    const hooks = (yield* listWebhooks).filter(ours(state.storeId))
+    const inactive = hooks.filter((w) => w.status !== "active")
+    const key = inactive.map((w) => `${w.id}:${w.status}`).join(",")
+    const before = yield* Ref.getAndSet(seen, key)
+    if (before === key) return
+    if (inactive.length > 0) {
+      yield* Effect.logWarning(
+        `webhooks: ${inactive.length} of this server's subscription(s) are not active, so the store sends nothing for them: ` +
+          inactive.map((w) => `${w.topic} (webhook ${w.id}) ${w.status}`).join(", ") +
+          "; the background sync still catches those changes. `shopsync store-hooks ensure --url <this server's URL>` re-activates them"
+      )
+    } else if (before !== undefined) {
+      yield* Effect.logInfo("webhooks: every subscription of this server is active again")
+    }
+  }).pipe(Effect.catchAll((e) => Effect.logDebug(`webhooks: the store's webhook list is not readable: ${errorText(e)}`)))
+
+/** The scheduled sync: at start, then every SHOPSYNC_SYNC_EVERY; each tick also looks at the subscriptions. */
+export const backgroundSync = (settings: StoreSettings, fullPass: FullPassSettings, afterSync: Effect.Effect<void>) =>
+  Effect.gen(function*() {
+    const state = yield* ServeState
+    const seen = yield* Ref.make<string | undefined>(undefined)
+    const once = Effect.zipRight(tick(settings, fullPass, afterSync), checkSubscriptions(seen))
+    yield* Effect.repeat(once, Schedule.spaced(Duration.millis(state.syncEveryMs)))
+  })

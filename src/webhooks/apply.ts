@@ -1,0 +1,135 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import { createHash } from "node:crypto"
+import { Effect, Option, Schema } from "effect"
+import { StoreClient } from "../store-client/client.js"
+import { isGone, type StoreError } from "../store-client/errors.js"
+import { Customer, Order, Product, Refund } from "../store-client/schemas.js"
+import { replaceChildren } from "../sync/children.js"
+import { readVariations } from "../sync/streams/products.js"
+import { LiveRows } from "../warehouse/live-rows.js"
+import { Loader } from "../warehouse/loader.js"
+import { type Resource, screener } from "../warehouse/screen.js"
+import type { Outcome } from "./inbox.js"
+import { TOPICS, type Topic } from "./headers.js"
+
+/** What applying a delivery did: its outcome, and whether contacts may have changed (orders and customers). */
+export interface Applied {
+  readonly outcome: Outcome
+  readonly contacts: boolean
+}
+
+type Table = "orders" | "customers" | "products"
+/** Per resource of a topic: its table, its load kind and the schema its documents must fit. */
+const KINDS = {
+  order: { table: "orders", kind: "orders", schema: Order },
+  customer: { table: "customers", kind: "customers", schema: Customer },
+  product: { table: "products", kind: "products", schema: Product }
+} as const
+
+const failed = (reason: string): Applied => ({ outcome: { state: "failed", reason }, contacts: false })
+const skipped = (reason: string): Applied => ({ outcome: { state: "skipped", reason }, contacts: false })
+const applied = (contacts: boolean): Applied => ({ outcome: { state: "applied" }, contacts })
+
+const parse = (body: string): unknown => {
+  try {
+    return JSON.parse(body)
+  } catch {
+    return undefined
+  }
+}
+
+const Held = Schema.Array(Schema.Struct({ modified: Schema.NullOr(Schema.String), same: Schema.Boolean }))
+
+/**
+ * Whether `doc` is newer than the row the warehouse holds: a later date_modified_gmt, or the same date with other
+ * content (jsonb equality, so key order and spacing do not count). A resend or an older copy is not.
+ */
+const isNewer = (storeId: string, table: Table, doc: Record<string, unknown>, json: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql`SELECT doc->>'date_modified_gmt' AS modified, doc = ${json}::jsonb AS same
+                            FROM ${sql(`store.${table}`)} WHERE store_id = ${storeId} AND id = ${Number(doc.id)}`.pipe(
+      Effect.flatMap(Schema.decodeUnknown(Held)), Effect.orDie)
+    const held = rows[0]
+    if (held === undefined || held.modified === null) return true
+    const incoming = String(doc.date_modified_gmt ?? "")
+    return incoming > held.modified || (incoming === held.modified && !held.same)
+  })
+
+/** The md5 of a customer's JSON text: what store.customers.doc_hash holds (the sync's full scan compares it). */
+const hashOf = (doc: unknown) => createHash("md5").update(JSON.stringify(doc)).digest("hex")
+
+const RefundIds = Schema.Array(Schema.Struct({ id: Schema.NumberFromString }))
+
+/** The order's refunds read again from the store when its document lists others than the warehouse holds. */
+const refreshRefunds = (storeId: string, doc: Record<string, unknown>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const listed = (Array.isArray(doc.refunds) ? doc.refunds : []).map((r) => Number((r as { id?: unknown }).id)).sort((a, b) => a - b)
+    const held = yield* sql`SELECT id FROM store.refunds WHERE store_id = ${storeId} AND order_id = ${Number(doc.id)} AND deleted_at IS NULL ORDER BY id`.pipe(
+      Effect.flatMap(Schema.decodeUnknown(RefundIds)), Effect.orDie)
+    if (listed.join(",") === held.map((r) => r.id).join(",")) return false
+    yield* replaceChildren({ parentId: Number(doc.id), path: `/orders/${doc.id}/refunds`, kind: "refunds", schema: Refund })
+    return true
+  })
+
+/** Loads a created or updated document when it is newer than the warehouse's copy; an order's refunds follow. */
+const upsert = (storeId: string, resource: keyof typeof KINDS, doc: unknown, json: string) =>
+  Effect.gen(function*() {
+    const { table, kind, schema } = KINDS[resource]
+    if (resource === "product" && isVariation(doc)) {
+      yield* readVariations(Number((doc as { parent_id: unknown }).parent_id))
+      return applied(false)
+    }
+    const { docs, rejected } = screener(kind as Resource, schema as Schema.Schema<unknown>)([doc], json.includes("\\u0000"))
+    if (rejected.length > 0) return failed(`the ${resource} does not fit its schema: ${rejected[0]!.reason}`)
+    const record = docs[0] as Record<string, unknown>
+    const [sql, loader] = yield* Effect.all([SqlClient.SqlClient, Loader])
+    const newer = yield* isNewer(storeId, table, record, json)
+    if (newer) {
+      const hashes = resource === "customer" ? { [Number(record.id)]: hashOf(record) } : undefined
+      yield* sql.withTransaction(loader.load({ kind, docs: [record], ...(hashes ? { hashes } : {}) }))
+      if (resource === "product" && record.type === "variable") yield* readVariations(Number(record.id))
+    }
+    const refunds = resource === "order" ? yield* refreshRefunds(storeId, record) : false
+    if (!newer && !refunds) return skipped("the warehouse holds this version or a newer one")
+    return applied(resource !== "product")
+  })
+
+const isVariation = (doc: unknown) => {
+  const d = doc as { type?: unknown; parent_id?: unknown }
+  return d.type === "variation" || (typeof d.type !== "string" && typeof d.parent_id === "number" && d.parent_id > 0)
+}
+
+/**
+ * `*.deleted` carries only the id, and WooCommerce sends it for the trash as for a deletion: the store is asked.
+ * Gone (404): the row is marked deleted (an order's refunds with it). Still there: its current document is loaded
+ * (a trashed order or product keeps its row with status trash, as the sync keeps it).
+ */
+const remove = (storeId: string, resource: keyof typeof KINDS, doc: unknown) =>
+  Effect.gen(function*() {
+    const id = Number((doc as { id?: unknown } | null)?.id)
+    if (!Number.isInteger(id) || id <= 0) return failed("the body has no id")
+    const { table } = KINDS[resource]
+    const store = yield* StoreClient
+    const current = yield* store.get(`/${table}/${id}`, {}, Schema.Unknown).pipe(
+      Effect.map(Option.some),
+      Effect.catchIf(isGone, () => Effect.succeed(Option.none()))
+    )
+    if (Option.isSome(current)) return yield* upsert(storeId, resource, current.value, JSON.stringify(current.value))
+    const live = yield* LiveRows
+    yield* live.markDeleted(table, [id])
+    if (resource === "order") yield* live.markMissingChildren("refunds", id, [])
+    return applied(resource !== "product")
+  })
+
+/** Applies one delivery of `topic` with `body`; a body or topic that can never be applied ends failed. */
+export const applyDelivery = (storeId: string, topic: string, body: string): Effect.Effect<Applied, SqlError | StoreError, StoreClient | SqlClient.SqlClient | Loader | LiveRows> =>
+  Effect.gen(function*() {
+    if (!(TOPICS as ReadonlyArray<string>).includes(topic)) return failed(`topic ${topic} is not one shopsync applies (${TOPICS.join(", ")})`)
+    const doc = parse(body)
+    if (doc === null || typeof doc !== "object" || Array.isArray(doc)) return failed("the body is not a JSON object")
+    const [resource, event] = (topic as Topic).split(".") as [keyof typeof KINDS, string]
+    return event === "deleted" ? yield* remove(storeId, resource, doc) : yield* upsert(storeId, resource, doc, body)
+  })

@@ -1,0 +1,102 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as SqlSchema from "@effect/sql/SqlSchema"
+import { Context, Effect, Layer, type ParseResult, Schema } from "effect"
+
+/** A delivery as the route hands it over: verified, not yet stored. */
+export interface Received {
+  readonly storeId: string
+  readonly webhookId: string
+  readonly deliveryId: string
+  readonly topic: string
+  readonly body: string
+}
+
+/** A pending delivery, as the worker reads it. */
+export const Pending = Schema.Struct({
+  seq: Schema.NumberFromString,
+  store_id: Schema.String,
+  topic: Schema.String,
+  body: Schema.String
+})
+export type Pending = typeof Pending.Type
+
+/** How a delivery ended: applied (the warehouse changed), skipped (it held this or newer), failed (never retried). */
+export type Outcome = { readonly state: "applied" } | { readonly state: "skipped" | "failed"; readonly reason: string }
+
+export const InboxCounts = Schema.Struct({
+  received: Schema.Number,
+  applied: Schema.Number,
+  skipped: Schema.Number,
+  failed: Schema.Number,
+  pending: Schema.Number,
+  last_received_at: Schema.NullOr(Schema.String)
+})
+export type InboxCounts = typeof InboxCounts.Type
+
+/** sync.webhook_inbox: the only module that reads or writes it. */
+export class Inbox extends Context.Tag("shopsync/Inbox")<Inbox, {
+  /** Stores a delivery; false when this webhook's delivery id was stored before (a resend). */
+  readonly add: (delivery: Received) => Effect.Effect<boolean, SqlError>
+  /** A store's oldest pending deliveries, in arrival order. */
+  readonly pending: (storeId: string, limit: number) => Effect.Effect<ReadonlyArray<Pending>, SqlError>
+  /** Records how a delivery ended; run it in the transaction that applied it. */
+  readonly settle: (seq: number, outcome: Outcome) => Effect.Effect<void, SqlError>
+  /** Removes the applied and skipped deliveries received more than `days` ago (failed ones stay, to be looked at). */
+  readonly prune: (days: number) => Effect.Effect<void, SqlError>
+  /** Deliveries by state, for the status page and tests. */
+  readonly counts: Effect.Effect<InboxCounts, SqlError>
+}>() {}
+
+/** A row that does not fit its schema is a defect of this module, not a database failure. */
+const decoded = <A, R>(query: Effect.Effect<A, SqlError | ParseResult.ParseError, R>) =>
+  Effect.catchTag(query, "ParseError", (e) => Effect.die(e))
+
+export const makeInbox = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+
+  const inserted = SqlSchema.findAll({
+    Request: Schema.Struct({ storeId: Schema.String, webhookId: Schema.String, deliveryId: Schema.String, topic: Schema.String, body: Schema.String }),
+    Result: Schema.Struct({ seq: Schema.NumberFromString }),
+    execute: (d) =>
+      sql`INSERT INTO sync.webhook_inbox (store_id, webhook_id, delivery_id, topic, body)
+          VALUES (${d.storeId}, ${d.webhookId}, ${d.deliveryId}, ${d.topic}, ${d.body})
+          ON CONFLICT (store_id, webhook_id, delivery_id) DO NOTHING RETURNING seq`
+  })
+
+  const pending = SqlSchema.findAll({
+    Request: Schema.Struct({ storeId: Schema.String, limit: Schema.Number }),
+    Result: Pending,
+    execute: ({ limit, storeId }) =>
+      sql`SELECT seq, store_id, topic, body FROM sync.webhook_inbox
+          WHERE store_id = ${storeId} AND state = 'pending' ORDER BY seq LIMIT ${limit}`
+  })
+
+  const counts = SqlSchema.findAll({
+    Request: Schema.Void,
+    Result: InboxCounts,
+    execute: () =>
+      sql`SELECT count(*)::int AS received,
+                 (count(*) FILTER (WHERE state = 'applied'))::int AS applied,
+                 (count(*) FILTER (WHERE state = 'skipped'))::int AS skipped,
+                 (count(*) FILTER (WHERE state = 'failed'))::int AS failed,
+                 (count(*) FILTER (WHERE state = 'pending'))::int AS pending,
+                 to_char(max(received_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS last_received_at
+          FROM sync.webhook_inbox`
+  })
+
+  return Inbox.of({
+    add: (d) => Effect.map(decoded(inserted(d)), (rows) => rows.length > 0),
+    pending: (storeId, limit) => decoded(pending({ storeId, limit })),
+    settle: (seq, outcome) =>
+      sql`UPDATE sync.webhook_inbox SET state = ${outcome.state}, applied_at = now(),
+            reason = ${outcome.state === "applied" ? null : outcome.reason}
+          WHERE seq = ${seq}`.pipe(Effect.asVoid),
+    prune: (days) =>
+      sql`DELETE FROM sync.webhook_inbox
+          WHERE state IN ('applied', 'skipped') AND received_at < now() - make_interval(days => ${days})`.pipe(Effect.asVoid),
+    counts: Effect.map(decoded(counts(undefined)), (rows) => rows[0]!)
+  })
+})
+
+export const InboxLive = Layer.effect(Inbox, makeInbox)
