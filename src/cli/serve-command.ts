@@ -9,12 +9,13 @@ import { OutboxLive } from "../contacts/outbox.js"
 import { marketingSettingsOption } from "../marketing-client/config.js"
 import { backgroundSync } from "../server/background-sync.js"
 import { makeContactsPusher } from "../server/contacts-push.js"
+import { PrometheusMetricsLive } from "../server/metrics.js"
 import { serveRouter } from "../server/router.js"
 import { ServeState, ServeStateLive } from "../server/serve-state.js"
 import { StoreClientLive } from "../store-client/client.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { migrate } from "../warehouse/migrate.js"
-import { InboxLive } from "../webhooks/inbox.js"
+import { Inbox, InboxLive } from "../webhooks/inbox.js"
 import { InboxSignalLive, runWorker } from "../webhooks/worker.js"
 
 /**
@@ -29,10 +30,10 @@ const serve = Effect.gen(function*() {
   yield* migrate
   if (Option.isNone(webhookSecret)) yield* Effect.logWarning("serve: STORE_WEBHOOK_SECRET is not set: every webhook delivery will be refused (401); only the background sync keeps the warehouse current")
   const pusher = yield* makeContactsPusher(yield* marketingSettingsOption, settings.storeId)
-  yield* HttpServer.serveEffect(serveRouter(webhookSecret))
+  yield* HttpServer.serveEffect(serveRouter(webhookSecret, yield* Inbox))
   yield* Effect.logInfo(
     `serve: listening on http://${host}:${port}: webhook deliveries POST /webhooks/store (or /webhooks/store/${settings.storeId}), ` +
-      `health GET /healthz; background sync every ${Duration.format(Duration.millis(syncEveryMs))}`
+      `health GET /healthz, metrics GET /metrics, status page GET /; background sync every ${Duration.format(Duration.millis(syncEveryMs))}`
   )
   yield* Effect.forkScoped(runWorker(settings.storeId, pusher))
   yield* Effect.forkScoped(backgroundSync(settings, fullPass, pusher))
@@ -51,6 +52,7 @@ const serveLayer = Effect.gen(function*() {
     StoreClientLive(settings).pipe(Layer.provide(NodeHttpClient.layerUndici)),
     ServeStateLive(settings.storeId, syncEveryMs),
     InboxSignalLive,
+    PrometheusMetricsLive,
     Layer.mergeAll(InboxLive, OutboxLive).pipe(Layer.provideMerge(DatabaseLive))
   )
 })
@@ -63,7 +65,8 @@ export const serveCommand = Command.make("serve", {}, () => Effect.flatMap(serve
       "and applies it within a second, only when it is newer than what the warehouse holds; the changed contacts are pushed " +
       "when the marketing variables are set. Every SHOPSYNC_SYNC_EVERY (default 5m; e.g. 90s, 1h) it runs the same sync as " +
       "`shopsync sync`, under the same lock, which catches what a lost or disabled webhook missed. GET /healthz answers 200, or " +
-      "503 when the warehouse does not answer or no scheduled sync finished for three intervals. SIGTERM: new deliveries get " +
+      "503 when the warehouse does not answer or no scheduled sync finished for three intervals; GET /metrics is Prometheus " +
+      "text; GET / is a status page (streams, runs, webhook deliveries, quarantine, 90 days of daily net sales). SIGTERM: new deliveries get " +
       "503, the one being applied finishes, exit 143; the next start applies what is left in the inbox."
   )
 )
