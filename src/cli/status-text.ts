@@ -53,7 +53,7 @@ const streamsText = (streams: StatusFacts["streams"]) => {
   ])
   return [
     fitTable(rows, ["stream", "cursor", "rows", "written", "last run", "result"], "cursor"),
-    "rows: what the warehouse holds for the stream (products: with their variations); written: by its last run",
+    "rows: held in the warehouse (products: with their variations); written: by the stream's last run",
     ...(notes.length > 0 ? ["", "notes", ...notes] : [])
   ].join("\n")
 }
