@@ -72,24 +72,20 @@ export const forStore = <A, E, R>(command: string, program: (storeId: string) =>
     ))
 
 /**
- * Every failure ends as one paragraph on stderr naming the cause (then exit code 1 from the runtime); when stderr
- * is not a terminal, as one JSON error line instead, unless an outcome line already said it. Stack traces only with
- * SHOPSYNC_DEBUG=1. Command-line mistakes are already explained by the CLI library.
+ * Every failure ends as one paragraph on stderr naming the cause (then exit code 1 from the runtime), after the
+ * command's JSON outcome line when stderr is not a terminal (see forStore); stack traces only with SHOPSYNC_DEBUG=1.
+ * Command-line mistakes are already explained by the CLI library.
  */
 export const reportFailure = <A, E, R>(program: Effect.Effect<A, E, R>) =>
-  Effect.gen(function*() {
-    const outcomes = yield* Outcomes
-    return yield* program.pipe(
-      Effect.tapErrorCause((cause) =>
-        Effect.gen(function*() {
-          if (Cause.isInterruptedOnly(cause)) return
-          const what = failureOf(cause)
-          if (ValidationError.isValidationError(what)) return
-          if (process.stderr.isTTY === true) process.stderr.write(`shopsync: ${describe(what)}\n`)
-          else if (!(yield* outcomes.logged(what))) yield* Effect.logError(`shopsync: ${describe(what)}`).pipe(Effect.annotateLogs({ outcome: "failed", error: describe(what) }))
-          if (process.env.SHOPSYNC_DEBUG === "1") process.stderr.write(`${Cause.pretty(cause)}\n`)
-        })
-      ),
-      Effect.provideService(Outcomes, outcomes)
-    )
-  }).pipe(Effect.provide(OutcomesLive))
+  program.pipe(
+    Effect.tapErrorCause((cause) =>
+      Effect.sync(() => {
+        if (Cause.isInterruptedOnly(cause)) return
+        const what = failureOf(cause)
+        if (ValidationError.isValidationError(what)) return
+        process.stderr.write(`shopsync: ${describe(what)}\n`)
+        if (process.env.SHOPSYNC_DEBUG === "1") process.stderr.write(`${Cause.pretty(cause)}\n`)
+      })
+    ),
+    Effect.provide(OutcomesLive)
+  )

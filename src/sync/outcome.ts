@@ -7,8 +7,8 @@ export type RunOutcome = "succeeded" | "partial_failure" | "failed" | "skipped_l
 export const INTERRUPT = Symbol("interrupt")
 
 /**
- * The failures (and the interrupt) whose outcome line is already logged, so that the command's last word on
- * them does not log the same outcome twice: a monitor counts one error line per failure.
+ * The failures (and the interrupt) whose outcome line is already logged (a run's summary line, the push's), so
+ * that the command's own outcome line does not repeat them: a monitor counts one error line per failure.
  */
 export class Outcomes extends Context.Tag("shopsync/Outcomes")<Outcomes, {
   readonly note: (covered: unknown) => Effect.Effect<void>
@@ -29,7 +29,7 @@ const LEVELS = { error: LogLevel.Error, warning: LogLevel.Warning, info: LogLeve
 /**
  * One outcome as one log line, its facts as annotations (a JSON line's `annotations` when stderr is not a
  * terminal), at the level a monitor alerts on. `covers`: the failure (or INTERRUPT) it reports. On a terminal a
- * failure is left to the paragraph that ends the command, as before.
+ * failure is left to the paragraph that ends every failed command, as before.
  */
 export const logOutcome = (
   level: keyof typeof LEVELS,

@@ -14,9 +14,12 @@ interface LogLine {
   readonly annotations: Record<string, unknown>
 }
 
-/** Every stderr line is a JSON object (nothing else is mixed in); parsed. */
+/** The human paragraph that ends a failed command ("shopsync: …"), after the JSON lines. */
+const isParagraph = (line: string) => line.startsWith("shopsync: ")
+
+/** Every other stderr line is a JSON object; parsed. */
 const logLines = (run: CliRun): LogLine[] =>
-  run.stderr.split("\n").filter((l) => l !== "").map((l) => {
+  run.stderr.split("\n").filter((l) => l !== "" && !isParagraph(l)).map((l) => {
     expect(l.startsWith("{"), `not a JSON line: ${l}`).toBe(true)
     return JSON.parse(l) as LogLine
   })
@@ -125,10 +128,11 @@ describe("run outcomes as JSON lines and in sync.runs", () => {
     }
   })
 
-  it("failed: a wrong secret gives one error line with the cause (no plain-text line), exit 1, recorded", async () => {
+  it("failed: a wrong secret gives one error line with the cause (then the human paragraph), exit 1, recorded", async () => {
     const run = await runCli(["sync", "--no-push"], { ...env(), STORE_CONSUMER_SECRET: "cs_wrong_secret_value" })
     expect(run.code).toBe(1)
     expect(run.stderr).not.toContain("cs_wrong_secret_value")
+    expect(run.stderr.trimEnd().split("\n").filter(isParagraph)).toHaveLength(1)
     const outcomes = outcomeLines(run)
     expect(outcomes).toHaveLength(1)
     const recorded = await lastRun()
