@@ -33,8 +33,17 @@ const short = (at: string | null) => (at === null ? "" : at.slice(5, 16))
 /** A cursor's first part stays in the table; what follows (slices pending, the last full pass) goes to the notes. */
 const cursorHead = (cursor: string) => cursor.split(/ \(|; /)[0]!
 
+/** How the stream's last run went; "unfinished" when it started after its last success (running, or stopped). */
 const result = (s: StreamStatus) =>
-  s.last_error.startsWith("unavailable") ? "unavailable" : s.last_error !== "" ? "failed" : s.last_success !== null ? "ok" : ""
+  s.last_error.startsWith("unavailable")
+    ? "unavailable"
+    : s.last_error !== ""
+    ? "failed"
+    : s.last_started !== null && (s.last_success === null || s.last_started > s.last_success)
+    ? "unfinished"
+    : s.last_success !== null
+    ? "ok"
+    : ""
 
 const streamsText = (streams: StatusFacts["streams"]) => {
   const rows = streams.map((s) => ({

@@ -216,12 +216,15 @@ describe("run outcomes as JSON lines and in sync.runs", () => {
     for (const line of text.stdout.split("\n")) expect(line.length, line).toBeLessThanOrEqual(100)
     expect(text.stdout).toMatch(new RegExp(`products\\s+\\S+ #\\d+\\s+${sim.state.products.length + sim.state.variations.length}\\s`))
     expect(text.stdout).toContain("interrupted")
+    // The orders stream's last run was stopped mid-way.
+    expect(text.stdout).toMatch(/^orders .* unfinished$/m)
     expect(text.stdout).toContain("skipped_locked")
 
     const elsewhere = await runCli(["status"], { ...env(), STORE_ID: "not-synced" })
     expect(elsewhere.code).toBe(0)
     expect(elsewhere.stdout).toContain("no stream of store not-synced has run yet")
     expect(elsewhere.stdout).toContain(`STORE_ID=${STORE_ID} shopsync status`)
+    console.log(`${text.stdout}\n${elsewhere.stdout}`)
   })
 })
 
