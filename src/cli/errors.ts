@@ -47,7 +47,7 @@ export const describe = (e: unknown): string => {
 const failureOf = (cause: Cause.Cause<unknown>): unknown => Option.getOrElse(Cause.failureOption(cause), () => Cause.squash(cause))
 
 /**
- * A command of one store: every log line it writes carries `store`, and it ends with an outcome line unless one
+ * A command of one store: every JSON log line it writes carries `store`, and it ends with an outcome line unless one
  * already covers its end (a run's summary line, the push's): `outcome` failed (error level) with the cause, or
  * interrupted (warning) when a signal stopped it before a run recorded that.
  */
@@ -68,7 +68,8 @@ export const forStore = <A, E, R>(command: string, program: (storeId: string) =>
           yield* logOutcome("error", `${command} failed: ${describe(failure)}`, { command, outcome: "failed", error: describe(failure) }, failure)
         })
       ),
-      Effect.annotateLogs("store", storeId)
+      // A terminal's reader knows the store (the pretty logger would repeat it under every line).
+      (effect) => (process.stderr.isTTY === true ? effect : Effect.annotateLogs(effect, "store", storeId))
     ))
 
 /**
