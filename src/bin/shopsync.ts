@@ -5,6 +5,7 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Exit, Layer, Logger, LogLevel, Option } from "effect"
 import { backfillCommand } from "../cli/backfill-command.js"
+import { checkCommand } from "../cli/check-command.js"
 import { demoCommand } from "../cli/demo-command.js"
 import { reportFailure } from "../cli/errors.js"
 import { marketingHooksCommand } from "../cli/marketing-hooks-command.js"
@@ -37,6 +38,7 @@ const shopsync = Command.make("shopsync").pipe(
     pushCommand,
     migrateCommand,
     statusCommand,
+    checkCommand,
     serveCommand,
     storeHooksCommand,
     marketingHooksCommand,
@@ -58,7 +60,7 @@ const logger = Logger.replace(
 
 /**
  * 0 done; 2 some streams of a sync or backfill failed (the others ran, and the contact push); 75 (EX_TEMPFAIL) a
- * sync found another run holding the store's lock and did nothing; 1 any other failure;
+ * sync found another run holding the store's lock and did nothing; a failure's own `exitCode` (check: 3–6); 1 any other failure;
  * stopped by a signal, 128 + its number, as a shell reports it, so cron, systemd and Kubernetes do not count an
  * interrupted sync as a success.
  */
@@ -66,8 +68,8 @@ const exitCode = (exit: Exit.Exit<unknown, unknown>): number => {
   if (Exit.isSuccess(exit)) return 0
   if (Cause.isInterruptedOnly(exit.cause)) return 128 + signalNumber
   const failure = Cause.failureOption(exit.cause)
-  const tag = Option.isSome(failure) ? (failure.value as { _tag?: string })._tag : undefined
-  return tag === "SyncFailed" ? 2 : tag === "RunLockHeld" ? 75 : 1
+  const { _tag: tag, exitCode: own } = Option.isSome(failure) ? (failure.value as { _tag?: string; exitCode?: unknown }) : {}
+  return typeof own === "number" ? own : tag === "SyncFailed" ? 2 : tag === "RunLockHeld" ? 75 : 1
 }
 
 // A reader that stops early (`status | head -1`) closes the pipe: what is left to print goes nowhere, and the

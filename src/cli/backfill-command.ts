@@ -4,6 +4,7 @@ import { fullPassConfig, storeSettingsConfig } from "../config/settings.js"
 import { SALES_STREAMS } from "../sync/catalogue.js"
 import { runSync } from "../sync/engine.js"
 import { DatabaseLive } from "../warehouse/database.js"
+import { forStore } from "./errors.js"
 import { syncLayer } from "./layers.js"
 import { parseStreams, streamsOption } from "./streams-option.js"
 import { printSummary } from "./summary.js"
@@ -34,7 +35,7 @@ export const backfillCommand = Command.make(
     streams: streamsOption(SALES_STREAMS.join(","))
   },
   ({ since, until, streams }) =>
-    Effect.gen(function*() {
+    forStore("backfill", () => Effect.gen(function*() {
       const last = until._tag === "Some" ? until.value : today()
       if (last < since) return yield* Effect.fail(new Error(`--until ${last} is before --since ${since}`))
       const selected = yield* parseStreams(streams, SALES_STREAMS)
@@ -50,7 +51,7 @@ export const backfillCommand = Command.make(
         Effect.catchTag("SyncFailed", (failed) => Effect.zipRight(printSummary(failed.summary), Effect.fail(failed)))
       )
       if (summary !== undefined) yield* printSummary(summary)
-    }).pipe(Effect.provide(DatabaseLive))
+    }).pipe(Effect.provide(DatabaseLive)))
 ).pipe(
   Command.withDescription(
     "Re-reads everything created between --since and --until (store-local days) and loads it, without moving " +

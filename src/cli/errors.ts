@@ -1,6 +1,8 @@
 import { ValidationError } from "@effect/cli"
-import { Cause, ConfigError, Effect, Option } from "effect"
+import { Cause, ConfigError, Effect, Exit, Option } from "effect"
+import { storeIdConfig } from "../config/settings.js"
 import { errorText } from "../sync/errors.js"
+import { INTERRUPT, logOutcome, Outcomes, OutcomesLive } from "../sync/outcome.js"
 
 /** The variables a ConfigError is about, missing and invalid, each named once. */
 const configProblems = (e: ConfigError.ConfigError) => {
@@ -28,7 +30,7 @@ const configProblems = (e: ConfigError.ConfigError) => {
   return { missing: [...missing].filter((k) => !invalid.has(k)), invalid: [...invalid].map(([k, m]) => `${k} (${m})`) }
 }
 
-const describe = (e: unknown): string => {
+export const describe = (e: unknown): string => {
   if (ConfigError.isConfigError(e)) {
     const { missing, invalid } = configProblems(e)
     const parts = [
@@ -41,20 +43,50 @@ const describe = (e: unknown): string => {
   return errorText(e)
 }
 
+/** The failure a cause stands for: its first expected failure, else its defect. */
+const failureOf = (cause: Cause.Cause<unknown>): unknown => Option.getOrElse(Cause.failureOption(cause), () => Cause.squash(cause))
+
 /**
- * Every failure ends as one paragraph on stderr naming the cause (then exit code 1 from the runtime);
- * stack traces only with SHOPSYNC_DEBUG=1. Command-line mistakes are already explained by the CLI library.
+ * A command of one store: every JSON log line it writes carries `store`, and it ends with an outcome line unless one
+ * already covers its end (a run's summary line, the push's): `outcome` failed (error level) with the cause, or
+ * interrupted (warning) when a signal stopped it before a run recorded that.
+ */
+export const forStore = <A, E, R>(command: string, program: (storeId: string) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(storeIdConfig, (storeId) =>
+    program(storeId).pipe(
+      Effect.onExit((exit) =>
+        Effect.gen(function*() {
+          if (Exit.isSuccess(exit)) return
+          const outcomes = yield* Effect.serviceOption(Outcomes)
+          const logged = (covered: unknown) => Option.isSome(outcomes) ? outcomes.value.logged(covered) : Effect.succeed(false)
+          if (Cause.isInterruptedOnly(exit.cause)) {
+            if (!(yield* logged(INTERRUPT))) yield* logOutcome("warning", `${command} stopped by a signal`, { command, outcome: "interrupted" }, INTERRUPT)
+            return
+          }
+          const failure = failureOf(exit.cause)
+          if (ValidationError.isValidationError(failure) || (yield* logged(failure))) return
+          yield* logOutcome("error", `${command} failed: ${describe(failure)}`, { command, outcome: "failed", error: describe(failure) }, failure)
+        })
+      ),
+      // A terminal's reader knows the store (the pretty logger would repeat it under every line).
+      (effect) => (process.stderr.isTTY === true ? effect : Effect.annotateLogs(effect, "store", storeId))
+    ))
+
+/**
+ * Every failure ends as one paragraph on stderr naming the cause (then exit code 1 from the runtime), after the
+ * command's JSON outcome line when stderr is not a terminal (see forStore); stack traces only with SHOPSYNC_DEBUG=1.
+ * Command-line mistakes are already explained by the CLI library.
  */
 export const reportFailure = <A, E, R>(program: Effect.Effect<A, E, R>) =>
   program.pipe(
     Effect.tapErrorCause((cause) =>
       Effect.sync(() => {
         if (Cause.isInterruptedOnly(cause)) return
-        const failure = Cause.failureOption(cause)
-        if (Option.isSome(failure) && ValidationError.isValidationError(failure.value)) return
-        const what = Option.match(failure, { onNone: () => Cause.squash(cause), onSome: (e) => e })
+        const what = failureOf(cause)
+        if (ValidationError.isValidationError(what)) return
         process.stderr.write(`shopsync: ${describe(what)}\n`)
         if (process.env.SHOPSYNC_DEBUG === "1") process.stderr.write(`${Cause.pretty(cause)}\n`)
       })
-    )
+    ),
+    Effect.provide(OutcomesLive)
   )

@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
 import { Progress, type StreamResult } from "../sync/engine.js"
+import { logStreamOutcome } from "./summary.js"
 
 interface Live {
   rows: number
@@ -44,14 +45,7 @@ export const ProgressLive = (perPage: number, interactive = process.stderr.isTTY
             live.delete(result.stream)
             process.stderr.write("\r\x1b[2K")
           }
-          const line = result.unavailable
-            ? `${result.stream}: unavailable on this store, skipped: ${result.unavailable}; tried again after ` +
-              "SHOPSYNC_UNAVAILABLE_RECHECK_HOURS, or at once when named with --streams"
-            : `${result.stream}: ${result.error ? "failed" : "done"}, ${fmt(result.rows)} rows` +
-              `${result.deleted ? `, ${result.deleted} deleted` : ""} in ${result.seconds.toFixed(1)} s` +
-              `${result.error ? ` — ${result.error}` : ""}`
-          const annotated = Effect.annotateLogs({ stream: result.stream, rows: result.rows, deleted: result.deleted, seconds: result.seconds })
-          yield* (result.error ? Effect.logError(line) : result.unavailable ? Effect.logWarning(line) : Effect.logInfo(line)).pipe(annotated)
+          yield* logStreamOutcome(result, interactive)
           if (interactive && live.size > 0) draw()
         })
     })

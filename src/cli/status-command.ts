@@ -1,52 +1,85 @@
-import { Command } from "@effect/cli"
+import { Command, Options } from "@effect/cli"
 import { Effect, Layer } from "effect"
-import { storeIdConfig } from "../config/settings.js"
 import { Outbox, OutboxLive } from "../contacts/outbox.js"
-import { DatabaseLive } from "../warehouse/database.js"
-import { migrate } from "../warehouse/migrate.js"
-import { Quarantine, QuarantineLive } from "../warehouse/quarantine.js"
 import { CATALOGUE, STATE_ROWS, STREAMS } from "../sync/catalogue.js"
 import { Runs, RunsLive } from "../sync/runs.js"
 import { SyncState, SyncStateLive } from "../sync/state.js"
-import { formatTable } from "./table.js"
+import { DatabaseLive } from "../warehouse/database.js"
+import { migrate } from "../warehouse/migrate.js"
+import { Quarantine, QuarantineLive } from "../warehouse/quarantine.js"
+import { forStore } from "./errors.js"
+import { type StatusFacts, statusText, statusWide } from "./status-text.js"
 
-/** Every state row's table and strategy: the streams', then their trash listings' and the variations pass's. */
-const ROWS: Readonly<Record<string, { readonly table: string; readonly strategy: string }>> = {
-  ...Object.fromEntries(STREAMS.map((name) => [name, CATALOGUE[name]])),
-  ...STATE_ROWS
+const STRATEGY: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(STREAMS.map((name) => [name, CATALOGUE[name].strategy])),
+  ...Object.fromEntries(Object.entries(STATE_ROWS).map(([row, r]) => [row, r.strategy]))
 }
 
-export const statusCommand = Command.make("status", {}, () =>
+/**
+ * The table whose rows count for each stream. The trash listings' and deletion checks' rows are their stream's,
+ * counted on its line (not again on theirs).
+ */
+const TABLES = Object.fromEntries(STREAMS.map((name) => [name, CATALOGUE[name].table]))
+
+/** The products stream writes the variations of the products that changed: its rows count them, as its written rows do. */
+const withVariations = (streams: StatusFacts["streams"]): StatusFacts["streams"] => {
+  const variations = streams.find((s) => s.stream === "variations")?.rows
+  return streams.map((s) =>
+    s.stream === "products" && variations !== undefined && variations !== "" && s.rows !== ""
+      ? { ...s, rows: String(Number(s.rows) + Number(variations)) }
+      : s
+  )
+}
+
+const gather = (store: string) =>
   Effect.gen(function*() {
-    const storeId = yield* storeIdConfig
     yield* migrate
-    const tables = Object.fromEntries(Object.entries(ROWS).map(([row, r]) => [row, r.table]))
-    const streams = (yield* Effect.flatMap(SyncState, (state) => state.status(tables))).map((row) => ({ ...row, strategy: ROWS[row.stream]?.strategy ?? "" }))
-    const runs = yield* Effect.flatMap(Runs, (r) => r.recent)
-    process.stdout.write(`store ${storeId}\n\n`)
-    process.stdout.write(streams.length === 0
-      ? "no stream has run yet: run `shopsync sync`\n"
-      : `${formatTable(streams, ["stream", "cursor", "rows", "last_rows", "last_started", "last_success", "last_error", "strategy"])}\n`)
-    if (runs.length > 0) {
-      process.stdout.write(`\nrecent runs\n${formatTable(runs, ["run", "command", "status", "started", "seconds", "rows", "requests", "error"])}\n`)
-    }
+    const streams = (yield* Effect.flatMap(SyncState, (state) => state.status(TABLES))).map((row) => ({ ...row, strategy: STRATEGY[row.stream] ?? "" }))
+    const runs = yield* Runs
     const quarantine = yield* Quarantine
-    const held = yield* quarantine.list
-    const cleaned = yield* quarantine.cleanedCounts
-    if (held.length > 0) process.stdout.write(`\nquarantined documents: ${held.length}\n${formatTable(held, ["stream", "id", "kind", "reason", "attempts", "first_seen"])}\n`)
-    if (cleaned.length > 0) process.stdout.write(`\ndocuments stored without their NUL characters\n${formatTable(cleaned, ["stream", "documents"])}\n`)
     const outbox = yield* Outbox
-    const counts = yield* outbox.counts(storeId)
-    const problems = yield* outbox.problems(storeId)
-    process.stdout.write(`\nmarketing outbox\n${formatTable([counts], ["pending", "sent", "failed", "quarantined", "oldest_pending_age"])}\n`)
-    if (problems.length > 0) {
-      process.stdout.write(`\nquarantined and failed contacts\n${formatTable(problems, ["status", "reason", "contacts", "examples"])}\n`)
-    }
-  }).pipe(
-    Effect.provide(Layer.unwrapEffect(Effect.map(storeIdConfig, (storeId) => Layer.mergeAll(OutboxLive, SyncStateLive(storeId), RunsLive(storeId), QuarantineLive(storeId))))),
-    Effect.provide(DatabaseLive)
-  )).pipe(
-    Command.withDescription("Shows, per stream, its cursor (or last full pass), the rows the warehouse holds for it, the rows its last run wrote, the last run, the last error and " +
-      "how it reads the store; then the recent runs, the quarantined documents (stream, id, why, attempts, first seen) and how many were stored without NUL characters, " +
-      "and the marketing outbox: pending, sent, failed and quarantined contacts, the oldest pending one's age, and why contacts are quarantined or failed.")
+    return {
+      store,
+      streams: withVariations(streams),
+      runs: yield* runs.recent(5),
+      otherStores: streams.length === 0 ? yield* runs.stores : [],
+      quarantine: { documents: yield* quarantine.list, cleaned: yield* quarantine.cleanedCounts },
+      outbox: { counts: yield* outbox.counts(store), problems: yield* outbox.problems(store) }
+    } satisfies StatusFacts
+  })
+
+const count = (text: string | null) => (text === null || text === "" ? null : Number(text))
+
+/** The JSON document of `status --json`: the same facts, numbers as numbers, absent values as null. */
+const statusJson = (facts: StatusFacts) => ({
+  store: facts.store,
+  streams: facts.streams.map((s) => ({ ...s, rows: count(s.rows), last_rows: count(s.last_rows), last_error: s.last_error === "" ? null : s.last_error })),
+  runs: facts.runs.map((r) => ({
+    ...r, run: Number(r.run), seconds: Number(r.seconds), rows: Number(r.rows), requests: Number(r.requests), error: r.error === "" ? null : r.error
+  })),
+  other_stores: facts.otherStores,
+  quarantine: facts.quarantine,
+  outbox: facts.outbox
+})
+
+const json = Options.boolean("json").pipe(
+  Options.withDescription("print the same facts as one JSON document on stdout, for scripts and monitors (times UTC)")
+)
+const wide = Options.boolean("wide").pipe(
+  Options.withDescription("show every column and whole texts (last success, full errors, how each stream reads the store); wider than 100 columns")
+)
+
+export const statusCommand = Command.make("status", { json, wide }, (o) =>
+  forStore("status", (store) =>
+    gather(store).pipe(
+      Effect.map((facts) => process.stdout.write(`${o.json ? JSON.stringify(statusJson(facts)) : o.wide ? statusWide(facts) : statusText(facts)}\n`)),
+      Effect.provide(Layer.mergeAll(OutboxLive, SyncStateLive(store), RunsLive(store), QuarantineLive(store))),
+      Effect.provide(DatabaseLive)
+    ))).pipe(
+    Command.withDescription(
+      "Shows where the configured store (STORE_ID) stands, in 100 columns: per stream its cursor (or last full pass), the rows the " +
+        "warehouse holds, the rows its last run wrote, when it last ran and how that went, with errors on lines of their own; then the " +
+        "recent runs and their outcome, quarantined store documents, and the marketing outbox (pending, sent, failed, quarantined " +
+        "contacts and why). --wide adds every column and how each stream reads the store; --json prints it all as one JSON document."
+    )
   )

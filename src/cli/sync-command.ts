@@ -8,6 +8,8 @@ import { DatabaseLive } from "../warehouse/database.js"
 import { CATALOGUE, STREAMS } from "../sync/catalogue.js"
 import { runSync } from "../sync/engine.js"
 import { RunLockHeld } from "../sync/errors.js"
+import { Runs, RunsLive } from "../sync/runs.js"
+import { forStore } from "./errors.js"
 import { syncLayer } from "./layers.js"
 import { reportPush, runPush } from "./push-command.js"
 import { parseStreams, streamsOption } from "./streams-option.js"
@@ -48,29 +50,32 @@ export const syncCommand = Command.make(
   "sync",
   { streams: streamsOption("all"), wait: waitOption, waitTimeout: waitTimeoutOption, noPush: noPushOption },
   ({ streams, wait, waitTimeout, noPush }) =>
-    Effect.gen(function*() {
-      const selected = yield* parseStreams(streams, STREAMS)
-      const settings = yield* storeSettingsConfig
-      // A stream that failed stops neither the others nor the push, which works on what the warehouse holds;
-      // the command still fails afterwards (exit code 2), naming the streams.
-      const summary = yield* runSync({
-        streams: selected,
-        mode: { kind: "sync" },
-        waitForLock: wait || Option.isSome(waitTimeout),
-        ...(Option.isSome(waitTimeout) ? { waitSeconds: waitTimeout.value } : {}),
-        named: Option.isSome(streams),
-        ...(yield* fullPassConfig)
-      }).pipe(
-        Effect.provide(syncLayer(settings)),
-        Effect.catchTag("SyncFailed", (failed) =>
-          printSummary(failed.summary).pipe(Effect.zipRight(marketingPush(noPush)), Effect.zipRight(Effect.fail(failed))))
-      )
-      if (summary === undefined) {
-        return yield* new RunLockHeld({ storeId: settings.storeId, ...(Option.isSome(waitTimeout) ? { waitedSeconds: waitTimeout.value } : {}) })
-      }
-      yield* printSummary(summary)
-      yield* marketingPush(noPush)
-    }).pipe(Effect.provide(OutboxLive.pipe(Layer.provideMerge(DatabaseLive))))
+    forStore("sync", (storeId) =>
+      Effect.gen(function*() {
+        const selected = yield* parseStreams(streams, STREAMS)
+        const settings = yield* storeSettingsConfig
+        // A stream that failed stops neither the others nor the push, which works on what the warehouse holds;
+        // the command still fails afterwards (exit code 2), naming the streams.
+        const summary = yield* runSync({
+          streams: selected,
+          mode: { kind: "sync" },
+          waitForLock: wait || Option.isSome(waitTimeout),
+          ...(Option.isSome(waitTimeout) ? { waitSeconds: waitTimeout.value } : {}),
+          named: Option.isSome(streams),
+          ...(yield* fullPassConfig)
+        }).pipe(
+          Effect.provide(syncLayer(settings)),
+          Effect.catchTag("SyncFailed", (failed) =>
+            printSummary(failed.summary).pipe(Effect.zipRight(marketingPush(noPush)), Effect.zipRight(Effect.fail(failed))))
+        )
+        if (summary === undefined) {
+          const held = new RunLockHeld({ storeId, ...(Option.isSome(waitTimeout) ? { waitedSeconds: waitTimeout.value } : {}) })
+          yield* Effect.flatMap(Runs, (runs) => runs.skipped("sync", selected, held))
+          return yield* held
+        }
+        yield* printSummary(summary)
+        yield* marketingPush(noPush)
+      }).pipe(Effect.provide(Layer.mergeAll(OutboxLive, RunsLive(storeId)).pipe(Layer.provideMerge(DatabaseLive)))))
 ).pipe(
   Command.withDescription(
     "Incremental sync: pages each stream from its cursor (modified_after, dates_are_gmt) up to the store's clock " +

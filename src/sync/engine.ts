@@ -82,7 +82,9 @@ const runLocked = (request: SyncRequest, locks: Locks) =>
     yield* storeDailyTotals
     yield* locks.releaseSales
     const others = request.streams.filter((name) => !CATALOGUE[name].sales)
-    const rest = locks.resources ? yield* runPhase(others) : others.map(busy)
+    const rest = locks.resources
+      ? yield* runPhase(others)
+      : yield* Effect.forEach(others.map(busy), (r) => Effect.as(Effect.flatMap(Progress, (p) => p.streamDone(r)), r))
     if (!locks.resources && others.length > 0) yield* Effect.logInfo("another run is refreshing the store's other resources; this one leaves them to it")
     const results = STREAMS.flatMap((name) => [...sales, ...rest].filter((r) => r.stream === name))
     const summary: RunSummary = { runId: run.id, streams: results, requests: yield* store.requestCount, seconds: (Date.now() - started) / 1000 }

@@ -43,6 +43,23 @@ export interface StreamResult {
   readonly skipped?: string
 }
 
+/** What a stream's line and sync.runs say it did. */
+export type StreamOutcome = "done" | "failed" | "unavailable" | "not due" | "skipped"
+
+/** A skip whose reason starts so is a refresh interval not yet passed; any other skip leaves the stream to another run. */
+export const NOT_DUE = "not due"
+
+export const streamOutcome = (r: StreamResult): StreamOutcome =>
+  r.error !== undefined
+    ? "failed"
+    : r.unavailable !== undefined
+    ? "unavailable"
+    : r.skipped?.startsWith(NOT_DUE)
+    ? "not due"
+    : r.skipped !== undefined
+    ? "skipped"
+    : "done"
+
 export interface RunSummary {
   readonly runId: number
   readonly streams: ReadonlyArray<StreamResult>

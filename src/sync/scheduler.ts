@@ -3,7 +3,7 @@ import { Deferred, Effect, Either, Option, Ref } from "effect"
 import { StoreClient } from "../store-client/client.js"
 import { CATALOGUE, STREAMS, type StreamName } from "./catalogue.js"
 import { type Counts, type Outputs, Progress, type RunContext, type StreamError, type StreamIO, type SyncRequest } from "./context.js"
-import { errorText, type StreamResult, unavailableReason } from "./errors.js"
+import { errorText, NOT_DUE, type StreamResult, unavailableReason } from "./errors.js"
 import { SyncState } from "./state.js"
 
 type Ended = Readonly<Record<StreamName, Deferred.Deferred<void>>>
@@ -49,7 +49,7 @@ export const makeScheduler = (ctx: RunContext, request: SyncRequest, addRows: (n
     const runOne = (name: StreamName) =>
       Effect.gen(function*() {
         const skipped = yield* skipping(ctx, request, name)
-        if (skipped) return skipped
+        if (skipped) return yield* Effect.as(progress.streamDone(skipped), skipped)
         const t0 = Date.now()
         yield* state.started(name, ctx.runId)
         const outcome = yield* Effect.either(CATALOGUE[name].run(ctx, io))
@@ -91,13 +91,11 @@ const skipping = (ctx: RunContext, request: SyncRequest, name: StreamName): Effe
     const every = request.refreshHours[name] ?? CATALOGUE[name].every
     const skipped = { stream: name, rows: 0, deleted: 0, seconds: 0 }
     if (every > 0 && ctx.mode.kind !== "backfill" && refreshedAt !== undefined && ctx.upper - refreshedAt < every * 3600) {
-      yield* Effect.logDebug(`${name}: not due (refreshed every ${every} h)`)
-      return { ...skipped, skipped: `not due: refreshed every ${every} h` } satisfies StreamResult
+      return { ...skipped, skipped: `${NOT_DUE}: refreshed every ${every} h` } satisfies StreamResult
     }
     if (Option.isSome(unavailable) && ctx.upper - unavailable.value.checkedAt < request.unavailableRecheckHours * 3600) {
-      yield* Effect.logDebug(`${name}: skipped, the store does not serve it (${unavailable.value.reason}); tried again ` +
-        `${request.unavailableRecheckHours} h after it was checked, or at once when named with --streams`)
-      return { ...skipped, unavailable: unavailable.value.reason } satisfies StreamResult
+      const recheck = `tried again ${request.unavailableRecheckHours} h after it was checked, or at once when named with --streams`
+      return { ...skipped, unavailable: unavailable.value.reason, skipped: recheck } satisfies StreamResult
     }
     return undefined
   })

@@ -49,8 +49,10 @@ describe("the shopsync command line", () => {
     expect(status.code).toBe(0)
     expect(status.stdout).toMatch(/orders\s+\d{4}-\d{2}-\d{2}T/)
     expect(status.stdout).toContain("succeeded")
-    // Every stream with how it reads the store; children with their last full pass.
-    for (const stream of STREAMS) expect(status.stdout).toContain(CATALOGUE[stream].strategy)
+    // Every stream with how it reads the store (all columns, whole texts: --wide); children with their last full pass.
+    const wide = await runCli(["status", "--wide"], env)
+    expect(wide.code).toBe(0)
+    for (const stream of STREAMS) expect(wide.stdout).toContain(CATALOGUE[stream].strategy)
     expect(status.stdout).toMatch(/order_notes\s+full pass \d{4}-\d{2}-\d{2}T/)
     // The rows the warehouse holds for each stream, whatever way the stream reads the store.
     expect(status.stdout).toMatch(new RegExp(`customers\\s+full pass \\S+\\s+${sim.state.customers.length}\\s`))

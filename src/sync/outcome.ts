@@ -1,0 +1,46 @@
+import { Context, Effect, Layer, LogLevel, Option, Ref } from "effect"
+
+/** How a run ended, in its summary log line and in sync.runs.outcome. */
+export type RunOutcome = "succeeded" | "partial_failure" | "failed" | "skipped_locked" | "interrupted"
+
+/** Stands for "the command was interrupted" among the failures an outcome line covers. */
+export const INTERRUPT = Symbol("interrupt")
+
+/**
+ * The failures (and the interrupt) whose outcome line is already logged (a run's summary line, the push's), so
+ * that the command's own outcome line does not repeat them: a monitor counts one error line per failure.
+ */
+export class Outcomes extends Context.Tag("shopsync/Outcomes")<Outcomes, {
+  readonly note: (covered: unknown) => Effect.Effect<void>
+  readonly logged: (failure: unknown) => Effect.Effect<boolean>
+}>() {}
+
+export const OutcomesLive = Layer.effect(
+  Outcomes,
+  Effect.map(Ref.make<ReadonlySet<unknown>>(new Set()), (seen) =>
+    Outcomes.of({
+      note: (covered) => Ref.update(seen, (s) => new Set([...s, covered])),
+      logged: (failure) => Effect.map(Ref.get(seen), (s) => s.has(failure))
+    }))
+)
+
+const LEVELS = { error: LogLevel.Error, warning: LogLevel.Warning, info: LogLevel.Info } as const
+
+/**
+ * One outcome as one log line, its facts as annotations (a JSON line's `annotations` when stderr is not a
+ * terminal), at the level a monitor alerts on. `covers`: the failure (or INTERRUPT) it reports. On a terminal a
+ * failure is left to the paragraph that ends every failed command, as before.
+ */
+export const logOutcome = (
+  level: keyof typeof LEVELS,
+  message: string,
+  fields: Readonly<Record<string, unknown>>,
+  covers?: unknown
+) =>
+  Effect.gen(function*() {
+    const paragraphFollows = process.stderr.isTTY === true && covers !== undefined && covers !== INTERRUPT
+    if (!paragraphFollows) yield* Effect.logWithLevel(LEVELS[level], message).pipe(Effect.annotateLogs(fields))
+    if (covers === undefined) return
+    const outcomes = yield* Effect.serviceOption(Outcomes)
+    if (Option.isSome(outcomes)) yield* outcomes.value.note(covers)
+  })
