@@ -61,7 +61,8 @@ const ROUTES: Readonly<Record<StreamName, (p: Parents) => string | undefined>> =
   system_status_tools: () => "/system_status/tools",
   webhooks: () => "/webhooks",
   report_top_sellers: () => "/reports/top_sellers",
-  report_totals: () => "/reports/orders/totals"
+  report_totals: () => "/reports/orders/totals",
+  store_profile: () => "/data/currencies/current"
 }
 
 const PAGED = new Set(["/orders", "/refunds", "/products", "/customers", "/taxes", "/products/reviews", "/products/categories", "/products/shipping_classes", "/webhooks"])

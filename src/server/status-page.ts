@@ -33,7 +33,7 @@ export const statusReport = (storeId: string, webhooks: Effect.Effect<WebhookSum
       storeId,
       generatedAt: new Date().toISOString(),
       streams: yield* streamHealth,
-      runs: yield* Effect.flatMap(Runs, (runs) => runs.recent),
+      runs: yield* Effect.flatMap(Runs, (runs) => runs.recent(5)),
       held: yield* quarantine.list,
       outbox: yield* outbox.counts(storeId),
       problems: yield* outbox.problems(storeId),

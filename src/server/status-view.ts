@@ -84,7 +84,7 @@ const streamsSection = (streams: ReadonlyArray<StreamHealth>): Html => {
 const runsSection = (runs: ReadonlyArray<RecentRun>) =>
   html`<section id="runs"><h2>Recent runs</h2>${runs.length === 0 ? html`<p class="empty">No run yet.</p>` : table(
     ["run", "command", "status", "started (UTC)", "seconds", "rows", "requests", "error"],
-    runs.map((r) => [r.run, r.command, html`<span class="run-${r.status}">${r.status}</span>`, r.started, r.seconds, r.rows, r.requests, r.error])
+    runs.map((r) => [r.run, r.command, html`<span class="run-${r.status}">${r.outcome}</span>`, r.started, r.seconds, r.rows, r.requests, r.error])
   )}</section>`
 
 const webhooksSection = (w: WebhookSummary) =>

@@ -106,7 +106,8 @@ describe.runIf(runs)("the status page in Chromium", () => {
     }
     expect(byStream.get("webhooks")?.[1]).toBe("unavailable")
     expect(await page.locator("#streams table.unavailable").innerText()).toMatch(/webhooks\s.*404/)
-    expect(await page.locator(".cards").innerText()).toMatch(/22 of 23 OK/)
+    // Every stream but webhooks (the simulator's route is disabled) is OK.
+    expect(await page.locator(".cards").innerText()).toContain(`${STREAMS.length - 1} of ${STREAMS.length} OK`)
     expect(await page.locator("#webhooks td").allInnerTexts()).toEqual(["12", "9", "2", "1", INJECTED])
   })
 
