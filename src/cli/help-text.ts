@@ -37,22 +37,29 @@ const TYPE_ONLY = new Set(
 const blocks = (doc: HelpDoc.HelpDoc): ReadonlyArray<HelpDoc.HelpDoc> =>
   doc._tag === "Sequence" ? [...blocks(doc.left), ...blocks(doc.right)] : doc._tag === "Empty" ? [] : [doc]
 
-/** Words filled into lines of at most `width` characters (a longer word gets a line of its own), each indented. */
-export const wrap = (text: string, indent: number, width: number): ReadonlyArray<string> => {
-  const pad = " ".repeat(indent)
+/** Units (words) filled into lines of at most `width` characters (a longer one gets a line of its own), indented. */
+const fill = (units: ReadonlyArray<string>, indent: number, width: number, hanging = indent): ReadonlyArray<string> => {
   const lines: Array<string> = []
   let line = ""
-  for (const word of text.split(/\s+/).filter((w) => w !== "")) {
-    if (line !== "" && indent + line.length + 1 + word.length > width) {
-      lines.push(pad + line)
-      line = word
+  for (const unit of units) {
+    const pad = lines.length === 0 ? indent : hanging
+    if (line !== "" && pad + line.length + 1 + unit.length > width) {
+      lines.push(" ".repeat(pad) + line)
+      line = unit
     } else {
-      line = line === "" ? word : `${line} ${word}`
+      line = line === "" ? unit : `${line} ${unit}`
     }
   }
-  if (line !== "") lines.push(pad + line)
+  if (line !== "") lines.push(" ".repeat(lines.length === 0 ? indent : hanging) + line)
   return lines
 }
+
+export const wrap = (text: string, indent: number, width: number): ReadonlyArray<string> =>
+  fill(text.split(/\s+/).filter((w) => w !== ""), indent, width)
+
+/** A usage line: a bracketed option stays whole, continuation lines hang under the command. */
+export const wrapUsage = (usage: string, indent: number, width: number): ReadonlyArray<string> =>
+  fill(usage.match(/\[[^\]]*\]|\S+/g) ?? [], indent, width, indent + 4)
 
 const strong = (text: string, style: HelpStyle) => (style.bold ? `\x1b[1m${text}\x1b[0m` : text)
 

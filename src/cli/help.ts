@@ -1,5 +1,5 @@
 import { CliConfig, CommandDescriptor, HelpDoc, Usage } from "@effect/cli"
-import { heading, type HelpStyle, renderHelp, spanText, twoColumns, wrap } from "./help-text.js"
+import { heading, type HelpStyle, renderHelp, spanText, twoColumns, wrap, wrapUsage } from "./help-text.js"
 
 /** A command as its help and usage errors see it: its own descriptor (without its subcommands) and its subcommands. */
 export interface CommandNode {
@@ -58,7 +58,7 @@ export const helpText = (path: ReadonlyArray<CommandNode>, style: HelpStyle): st
   const config = CliConfig.make({ showBuiltIns: path.length === 1 })
   const lines = [
     heading("USAGE", style),
-    ...wrap(usageLine(path), 2, style.width),
+    ...wrapUsage(usageLine(path), 2, style.width),
     "",
     ...renderHelp(CommandDescriptor.getHelp(node.descriptor, config), style)
   ]

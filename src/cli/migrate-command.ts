@@ -12,5 +12,8 @@ export const migrateCommand = Command.make("migrate", {}, () =>
         : `schema up to date (${result.total} migration(s)); analytics views ${result.modelsRefreshed ? "refreshed" : "up to date"}\n`
     )
   }).pipe(Effect.provide(DatabaseLive))).pipe(
-    Command.withDescription("Creates or upgrades the warehouse schema (sql/migrations) and the analytics views and functions (sql/models). Idempotent.")
+    Command.withDescription(
+      "Creates or upgrades the warehouse schema and the analytics views. Applies sql/migrations, then (re)creates the views and " +
+        "functions of sql/models. Idempotent; sync and status also do it."
+    )
   )

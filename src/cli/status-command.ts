@@ -46,7 +46,7 @@ export const statusCommand = Command.make("status", {}, () =>
     Effect.provide(Layer.unwrapEffect(Effect.map(storeIdConfig, (storeId) => Layer.mergeAll(OutboxLive, SyncStateLive(storeId), RunsLive(storeId), QuarantineLive(storeId))))),
     Effect.provide(DatabaseLive)
   )).pipe(
-    Command.withDescription("Shows, per stream, its cursor (or last full pass), the rows the warehouse holds for it, the rows its last run wrote, the last run, the last error and " +
+    Command.withDescription("Shows what the warehouse holds for the store and how the last runs went. Per stream, its cursor (or last full pass), the rows the warehouse holds for it, the rows its last run wrote, the last run, the last error and " +
       "how it reads the store; then the recent runs, the quarantined documents (stream, id, why, attempts, first seen) and how many were stored without NUL characters, " +
       "and the marketing outbox: pending, sent, failed and quarantined contacts, the oldest pending one's age, and why contacts are quarantined or failed.")
   )

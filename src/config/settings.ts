@@ -170,7 +170,7 @@ export const fullPassConfig: Config.Config<FullPassSettings> = Config.all({
 /** The embedded PostgreSQL used when DATABASE_URL is unset. */
 export const embeddedConfig = Config.all({
   // Below Linux's ephemeral range (32768–60999), so an outgoing connection never holds the port at start.
-  port: wholeNumber("SHOPSYNC_PG_PORT", 25432, { min: 1024, max: 65535, why: "PostgreSQL does not run as root, so not a privileged port" }),
+  port: wholeNumber("SHOPSYNC_PG_PORT", 25432, { min: 1024, max: 65535, why: "an unprivileged port: PostgreSQL does not run as root" }),
   dataDir: Config.option(named("SHOPSYNC_DATA_DIR", Config.string()))
 })
 
