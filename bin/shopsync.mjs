@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run shopsync`: the compiled CLI in dist/ (built by `npm install`, or `npm run build`) when it is at
+// The `shopsync` command (`node bin/shopsync.mjs`, `npm run shopsync`): the compiled CLI in dist/ (built by `npm install`, or `npm run build`) when it is at
 // least as new as every source file; otherwise the sources through tsx, so an edit never runs stale. The
 // compiled CLI starts in half the time and memory (tsx transpiles every module on a loader thread).
 import * as fs from "node:fs"
@@ -8,11 +8,14 @@ import { fileURLToPath } from "node:url"
 
 const root = path.resolve(fileURLToPath(new URL("..", import.meta.url)))
 
+// An image or package that ships dist/ without src/ (config/docker/Dockerfile) always runs dist/.
 const newestSource = (dir) =>
-  fs.readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
-    const full = path.join(dir, entry.name)
-    return Math.max(newest, entry.isDirectory() ? newestSource(full) : fs.statSync(full).mtimeMs)
-  }, 0)
+  !fs.existsSync(dir)
+    ? 0
+    : fs.readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
+      const full = path.join(dir, entry.name)
+      return Math.max(newest, entry.isDirectory() ? newestSource(full) : fs.statSync(full).mtimeMs)
+    }, 0)
 
 const built = fs.statSync(path.join(root, "dist/bin/shopsync.js"), { throwIfNoEntry: false })?.mtimeMs ?? 0
 if (built >= newestSource(path.join(root, "src"))) {

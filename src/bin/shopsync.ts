@@ -7,7 +7,11 @@ import { Cause, Effect, Exit, Layer, Logger, LogLevel, Option } from "effect"
 import { backfillCommand } from "../cli/backfill-command.js"
 import { checkCommand } from "../cli/check-command.js"
 import { demoCommand } from "../cli/demo-command.js"
+import { planCommandLine } from "../cli/command-line.js"
 import { reportFailure } from "../cli/errors.js"
+import { helpText } from "../cli/help.js"
+import { helpStyle } from "../cli/help-text.js"
+import { signalName, stopWhenOrphanedUnderNpm } from "../cli/signals.js"
 import { marketingHooksCommand } from "../cli/marketing-hooks-command.js"
 import { migrateCommand } from "../cli/migrate-command.js"
 import { pushCommand } from "../cli/push-command.js"
@@ -18,6 +22,7 @@ import { storeHooksCommand } from "../cli/store-hooks-command.js"
 import { syncCommand } from "../cli/sync-command.js"
 import { warehouseCommand } from "../cli/warehouse-command.js"
 import { configProvider } from "../config/config-file.js"
+import { preflight } from "../config/preflight.js"
 import { leaveSignalsToRuntime } from "../warehouse/embedded-postgres.js"
 
 // A sync allocates a page's worth of short-lived strings and objects per request while it keeps ~50 MB
@@ -27,10 +32,13 @@ v8.setFlagsFromString("--heap-growing-percent=50")
 
 const shopsync = Command.make("shopsync").pipe(
   Command.withDescription(
-    "Syncs a commerce store API into a PostgreSQL warehouse (embedded unless DATABASE_URL is set) and keeps " +
-      "analytics.daily_net_sales current. Configuration: STORE_API_URL, STORE_CONSUMER_KEY, STORE_CONSUMER_SECRET, " +
-      "STORE_ID, DATABASE_URL, and for the contact push MARKETING_BASE_URL, MARKETING_CLIENT_ID, MARKETING_CLIENT_SECRET, " +
-      "from the environment or SHOPSYNC_CONFIG (default ./shopsync.env)."
+    "Syncs a commerce store's API into a PostgreSQL warehouse (embedded unless DATABASE_URL is set), keeps " +
+      "analytics.daily_net_sales current and pushes the store's customers to a marketing service as contacts. " +
+      "Settings come from the environment, then from the config file SHOPSYNC_CONFIG (default ./shopsync.env): " +
+      "STORE_API_URL, STORE_CONSUMER_KEY, STORE_CONSUMER_SECRET, STORE_ID, DATABASE_URL, and for the contact push " +
+      "MARKETING_BASE_URL, MARKETING_CLIENT_ID, MARKETING_CLIENT_SECRET; config/shopsync.env.example lists them all. " +
+      "Exit codes: 0 done; 1 failed (a wrong setting included, before anything ran); 2 some streams failed, the others ran; " +
+      "64 a mistake on the command line; 75 another run holds the store's lock; 130/143 stopped by SIGINT/SIGTERM."
   ),
   Command.withSubcommands([
     syncCommand,
@@ -60,16 +68,17 @@ const logger = Logger.replace(
 
 /**
  * 0 done; 2 some streams of a sync or backfill failed (the others ran, and the contact push); 75 (EX_TEMPFAIL) a
- * sync found another run holding the store's lock and did nothing; a failure's own `exitCode` (check: 3–6); 1 any other failure;
- * stopped by a signal, 128 + its number, as a shell reports it, so cron, systemd and Kubernetes do not count an
- * interrupted sync as a success.
+ * sync found another run holding the store's lock and did nothing; 64 (EX_USAGE) a mistake on the command line; a failure's own `exitCode` (check: 3–6); 1 any
+ * other failure, a wrong setting included; stopped by a signal, 128 + its number, as a shell reports it, so cron,
+ * systemd and Kubernetes do not count an interrupted sync as a success.
  */
 const exitCode = (exit: Exit.Exit<unknown, unknown>): number => {
   if (Exit.isSuccess(exit)) return 0
   if (Cause.isInterruptedOnly(exit.cause)) return 128 + signalNumber
   const failure = Cause.failureOption(exit.cause)
   const { _tag: tag, exitCode: own } = Option.isSome(failure) ? (failure.value as { _tag?: string; exitCode?: unknown }) : {}
-  return typeof own === "number" ? own : tag === "SyncFailed" ? 2 : tag === "RunLockHeld" ? 75 : 1
+  if (typeof own === "number") return own
+  return tag === "SyncFailed" ? 2 : tag === "RunLockHeld" ? 75 : tag === "UsageError" || tag === "ValidationError" ? 64 : 1
 }
 
 // A reader that stops early (`status | head -1`) closes the pipe: what is left to print goes nowhere, and the
@@ -83,11 +92,19 @@ let signalNumber = os.constants.signals.SIGINT
 process.once("SIGTERM", () => {
   signalNumber = os.constants.signals.SIGTERM
 })
+stopWhenOrphanedUnderNpm()
+/** Commands that checkpoint as they go: a stopped one is picked up by the next run. */
+const RESUMABLE = ["sync", "backfill"]
+let resumable = false
 
 // Reading the config file is inside reportFailure, so an unreadable one is explained like any other failure.
 reportFailure(
   Effect.gen(function*() {
     const provider = yield* configProvider
+    const plan = yield* planCommandLine(shopsync.descriptor, process.argv.slice(2))
+    if (plan._tag === "Help") return void process.stdout.write(helpText(plan.path, helpStyle()))
+    resumable = RESUMABLE.includes(plan.command ?? "")
+    yield* preflight(plan.command).pipe(Effect.withConfigProvider(provider))
     yield* cli(process.argv).pipe(Effect.withConfigProvider(provider))
   })
 ).pipe(
@@ -96,6 +113,13 @@ reportFailure(
   NodeRuntime.runMain({
     disableErrorReporting: true,
     disablePrettyLogger: true,
-    teardown: (exit, onExit) => onExit(exitCode(exit))
+    teardown: (exit, onExit) => {
+      const code = exitCode(exit)
+      if (code > 128) {
+        const next = resumable ? "; the next run resumes from the last checkpoints" : ""
+        process.stderr.write(`shopsync: stopped by ${signalName(code - 128)}${next}\n`)
+      }
+      onExit(code)
+    }
   })
 )

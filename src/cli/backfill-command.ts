@@ -15,49 +15,71 @@ const isCalendarDay = (value: string): boolean => {
   return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(parsed) && new Date(parsed).toISOString().slice(0, 10) === value
 }
 
+/**
+ * The latest calendar day anywhere (UTC+14): a store-local day after it has not begun for any store. Days up to it are
+ * accepted; the run itself stops at the store's clock.
+ */
+const latestDay = () => new Date(Date.now() + 14 * 3600_000).toISOString().slice(0, 10)
+
+const invalid = (text: string) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(text)))
+
 const day = (name: string, description: string) =>
   Options.text(name).pipe(
+    Options.withPseudoName("YYYY-MM-DD"),
     Options.withDescription(description),
     Options.mapEffect((value) =>
-      isCalendarDay(value)
-        ? Effect.succeed(value)
-        : Effect.fail(ValidationError.invalidValue(HelpDoc.p(`--${name} must be a calendar day YYYY-MM-DD that exists, got "${value}"`)))
+      !isCalendarDay(value)
+        ? invalid(`--${name} must be a calendar day YYYY-MM-DD that exists, got "${value}"`)
+        : value > latestDay()
+        ? invalid(`--${name} ${value} is in the future: no store has reached that day yet (today is ${today()} in UTC)`)
+        : Effect.succeed(value)
     )
   )
 
 const today = () => new Date().toISOString().slice(0, 10)
 
+/** --since and --until, in order, checked while the command line is read (a mistake in them exits 64 before any work). */
+const period = Options.all({
+  since: day("since", "first store-local day to re-read"),
+  until: day("until", "last store-local day to re-read, inclusive (default: up to the store's clock)").pipe(Options.optional)
+}).pipe(
+  Options.mapEffect(({ since, until }) =>
+    Option.isSome(until) && until.value < since
+      ? invalid(`--until ${until.value} is before --since ${since}`)
+      : Effect.succeed({ since, until: Option.getOrElse(until, latestDay) })
+  )
+)
+
 export const backfillCommand = Command.make(
   "backfill",
-  {
-    since: day("since", "first store-local day to re-read (YYYY-MM-DD)"),
-    until: day("until", "last store-local day to re-read, inclusive (YYYY-MM-DD; default today)").pipe(Options.optional),
-    streams: streamsOption(SALES_STREAMS.join(","))
-  },
-  ({ since, until, streams }) =>
+  { period, streams: streamsOption(SALES_STREAMS.join(",")) },
+  ({ period: { since, until }, streams }) =>
     forStore("backfill", () => Effect.gen(function*() {
-      const last = until._tag === "Some" ? until.value : today()
-      if (last < since) return yield* Effect.fail(new Error(`--until ${last} is before --since ${since}`))
       const selected = yield* parseStreams(streams, SALES_STREAMS)
+      // Settings first: a wrong one stops the command before it starts the warehouse.
       const settings = yield* storeSettingsConfig
+      const fullPass = yield* fullPassConfig
       const summary = yield* runSync({
         streams: selected,
-        mode: { kind: "backfill", since, until: last },
+        mode: { kind: "backfill", since, until },
         waitForLock: true,
         named: Option.isSome(streams),
-        ...(yield* fullPassConfig)
+        ...fullPass
       }).pipe(
         Effect.provide(syncLayer(settings)),
-        Effect.catchTag("SyncFailed", (failed) => Effect.zipRight(printSummary(failed.summary), Effect.fail(failed)))
+        Effect.catchTag("SyncFailed", (failed) => Effect.zipRight(printSummary(failed.summary), Effect.fail(failed))),
+        Effect.provide(DatabaseLive)
       )
       if (summary !== undefined) yield* printSummary(summary)
-    }).pipe(Effect.provide(DatabaseLive)))
+    }))
 ).pipe(
   Command.withDescription(
-    "Re-reads everything created between --since and --until (store-local days) and loads it, without moving " +
+    "Re-reads a period of the store's history and loads it. Everything created between --since and --until " +
+      "(store-local days, --until at most up to the store's clock) is read again without moving " +
       "the incremental cursors: for a first load of history or to repair a period. By default the sales streams; " +
       "other streams named with --streams are refreshed whole. Waits for a running sync to finish. " +
       "Exit codes: 0 done; 2 some streams failed (the others ran); 1 the run could not start or failed as a whole; " +
+      "64 a mistake in the options (a day that does not exist or has not come yet, --until before --since); " +
       "130/143 stopped by SIGINT/SIGTERM."
   )
 )

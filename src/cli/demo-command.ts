@@ -15,8 +15,8 @@ import { printSummary } from "./summary.js"
 import { formatTable } from "./table.js"
 
 const STORE_ID = "demo"
-const orders = Options.integer("orders").pipe(Options.withDescription("orders in the generated demo store (default: 2000)"), Options.withDefault(2000))
-const seed = Options.integer("seed").pipe(Options.withDescription("generator seed (default: 7)"), Options.withDefault(7))
+const orders = Options.integer("orders").pipe(Options.withPseudoName("COUNT"), Options.withDescription("orders in the generated demo store (default: 2000)"), Options.withDefault(2000))
+const seed = Options.integer("seed").pipe(Options.withPseudoName("NUMBER"), Options.withDescription("generator seed (default: 7)"), Options.withDefault(7))
 
 /** The simulators load only when the demo runs: every other command starts without them (about 30 MB less). */
 const simulators = Effect.promise(() =>
@@ -123,7 +123,7 @@ export const demoCommand = Command.make("demo", { orders, seed }, (o) =>
     }
   }).pipe(Effect.scoped, Effect.provide(OutboxLive.pipe(Layer.provideMerge(DatabaseLive))))).pipe(
     Command.withDescription(
-      "Starts the store simulator and the warehouse (embedded PostgreSQL unless DATABASE_URL is set), runs a full sync " +
+      "Shows shopsync end to end on a simulated store, in store id \"demo\". Starts the store simulator and the warehouse (embedded PostgreSQL unless DATABASE_URL is set), runs a full sync " +
         "into store id \"demo\" and prints analytics.daily_net_sales, checked against the simulator's own computation; then pushes " +
         "the derived contacts to a marketing simulator and prints how many were created, updated and unchanged."
     )

@@ -6,11 +6,12 @@ import { ensureHook, removeHooks } from "../marketing-client/hooks.js"
 import { marketingLayer } from "./push-command.js"
 import { formatTable } from "./table.js"
 
-const url = Options.text("url").pipe(Options.withDescription("the URL the service delivers the webhook to"))
+const url = Options.text("url").pipe(Options.withPseudoName("URL"), Options.withDescription("the URL the service delivers the webhook to"))
 const triggers = Options.text("triggers").pipe(
+  Options.withPseudoName("LIST"),
   Options.withDescription("comma-separated trigger types, e.g. mautic.lead_post_save_new,mautic.lead_post_save_update")
 )
-const name = Options.text("name").pipe(Options.withDescription("name of a webhook created by ensure (default: shopsync <url>)"), Options.optional)
+const name = Options.text("name").pipe(Options.withPseudoName("NAME"), Options.withDescription("name of a webhook created by ensure (default: shopsync <url>)"), Options.optional)
 
 /** Runs `body` with a marketing client built from the configuration. */
 const withClient = <A, E>(body: Effect.Effect<A, E, MarketingClient>) =>
@@ -42,6 +43,8 @@ const removeCommand = Command.make("remove", { url }, (o) =>
   }))).pipe(Command.withDescription("Deletes every webhook with this URL."))
 
 export const marketingHooksCommand = Command.make("marketing-hooks").pipe(
-  Command.withDescription("Webhook subscriptions of the marketing service (MARKETING_BASE_URL, MARKETING_CLIENT_ID, MARKETING_CLIENT_SECRET)."),
+  Command.withDescription(
+    "Lists, ensures or removes the marketing service's webhooks. Uses MARKETING_BASE_URL, MARKETING_CLIENT_ID and MARKETING_CLIENT_SECRET."
+  ),
   Command.withSubcommands([listCommand, ensureCommand, removeCommand])
 )

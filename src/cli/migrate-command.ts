@@ -14,5 +14,8 @@ export const migrateCommand = Command.make("migrate", {}, () =>
     )
     if (!result.reader) process.stdout.write(`no read-only role: this user may not create ${READER}; have a superuser run ${READER_SQL} then run migrate again\n`)
   }).pipe(Effect.provide(DatabaseLive))).pipe(
-    Command.withDescription("Creates or upgrades the warehouse schema (sql/migrations) and the analytics views and functions (sql/models). Idempotent.")
+    Command.withDescription(
+      "Creates or upgrades the warehouse schema and the analytics views. Applies sql/migrations, then (re)creates the views and " +
+        "functions of sql/models. Idempotent; sync and status also do it."
+    )
   )

@@ -64,7 +64,8 @@ export const pushCommand = Command.make("push", { retryFailed }, (o) =>
       yield* reportPush(yield* runPush(settings, storeId, o.retryFailed))
     }).pipe(Effect.provide(OutboxLive.pipe(Layer.provideMerge(DatabaseLive)))))).pipe(
     Command.withDescription(
-      "Derives one contact per email from the warehouse (registered customers and billing emails of counted orders), " +
+      "Pushes the contacts whose state changed to the marketing service. " +
+        "Derives one contact per email from the warehouse (registered customers and billing emails of counted orders), " +
         "enqueues those whose state changed and upserts them into the marketing service (POST /api/contacts/batch/new, " +
         "at most 200 a batch, client-credentials token). Needs MARKETING_BASE_URL, MARKETING_CLIENT_ID, MARKETING_CLIENT_SECRET. " +
         "Idempotent: with nothing changed it sends nothing."

@@ -1,20 +1,20 @@
 import { Command, Options } from "@effect/cli"
 import { Effect, Option } from "effect"
 
-const port = Options.integer("port").pipe(Options.withDescription("port to listen on (default: a free one)"), Options.optional)
-const seed = Options.integer("seed").pipe(Options.withDescription("generator seed: the same seed gives the same store (default: 1)"), Options.withDefault(1))
-const orders = Options.integer("orders").pipe(Options.withDescription("number of generated orders (default: 2000)"), Options.withDefault(2000))
+const port = Options.integer("port").pipe(Options.withPseudoName("PORT"), Options.withDescription("port to listen on (default: a free one)"), Options.optional)
+const seed = Options.integer("seed").pipe(Options.withPseudoName("NUMBER"), Options.withDescription("generator seed: the same seed gives the same store (default: 1)"), Options.withDefault(1))
+const orders = Options.integer("orders").pipe(Options.withPseudoName("COUNT"), Options.withDescription("number of generated orders (default: 2000)"), Options.withDefault(2000))
 // As src/simulator/store/generate/generate.ts computes them when not given.
-const customers = Options.integer("customers").pipe(Options.withDescription("number of generated customers (default: orders / 5, at least 10)"), Options.optional)
-const products = Options.integer("products").pipe(
+const customers = Options.integer("customers").pipe(Options.withPseudoName("COUNT"), Options.withDescription("number of generated customers (default: orders / 5, at least 10)"), Options.optional)
+const products = Options.integer("products").pipe(Options.withPseudoName("COUNT"),
   Options.withDescription("number of generated products (default: orders / 200, kept between 12 and 150; 12 for 2000 orders)"),
   Options.optional
 )
-const timezone = Options.text("timezone").pipe(
+const timezone = Options.text("timezone").pipe(Options.withPseudoName("ZONE"),
   Options.withDescription("the store's IANA timezone (local dates, report days; default: America/New_York)"),
   Options.withDefault("America/New_York")
 )
-const faults = Options.text("faults").pipe(
+const faults = Options.text("faults").pipe(Options.withPseudoName("SPEC"),
   Options.withDescription('fault injection, e.g. "429:0.05,500:0.02,drop:0.01,latency:250ms" (kinds: 429 500 502 503 html5xx html404 empty5xx drop latency)'),
   Options.optional
 )
@@ -24,6 +24,7 @@ const noStoreWideRefunds = Options.boolean("no-store-wide-refunds").pipe(
 
 const prefixes = (name: string, description: string) =>
   Options.text(name).pipe(
+    Options.withPseudoName("PREFIXES"),
     Options.withDescription(description),
     Options.map((text) => text.split(",").map((p) => p.trim()).filter((p) => p !== "")),
     Options.withDefault([] as ReadonlyArray<string>)
@@ -68,16 +69,16 @@ const storeCommand = Command.make(
     })
 ).pipe(Command.withDescription("Serves a generated store over the store API (root ending in /v3, HTTP Basic ck_demo/cs_demo) until interrupted."))
 
-const clientId = Options.text("client-id").pipe(Options.withDescription("OAuth client id (default: mk_demo)"), Options.withDefault("mk_demo"))
-const clientSecret = Options.text("client-secret").pipe(Options.withDescription("OAuth client secret (default: mk_secret)"), Options.withDefault("mk_secret"))
-const expiresIn = Options.integer("expires-in").pipe(Options.withDescription("access token lifetime in seconds (default: 3600)"), Options.withDefault(3600))
+const clientId = Options.text("client-id").pipe(Options.withPseudoName("ID"), Options.withDescription("OAuth client id (default: mk_demo)"), Options.withDefault("mk_demo"))
+const clientSecret = Options.text("client-secret").pipe(Options.withPseudoName("SECRET"), Options.withDescription("OAuth client secret (default: mk_secret)"), Options.withDefault("mk_secret"))
+const expiresIn = Options.integer("expires-in").pipe(Options.withPseudoName("SECONDS"), Options.withDescription("access token lifetime in seconds (default: 3600)"), Options.withDefault(3600))
 const basicAuth = Options.boolean("basic-auth").pipe(Options.withDescription("accept HTTP Basic (admin/admin) on the API, off by default as in the service"))
 const hooksListShape = Options.choice("hooks-list-shape", ["map", "array"]).pipe(
   Options.withDescription("GET /api/hooks answer: a map keyed by id (the seed) or an array (the real service); default: map"),
   Options.withDefault("map")
 )
-const rateLimit = Options.integer("rate-limit").pipe(Options.withDescription("API calls allowed per hour (default: no limit)"), Options.optional)
-const marketingFaults = Options.text("faults").pipe(
+const rateLimit = Options.integer("rate-limit").pipe(Options.withPseudoName("CALLS"), Options.withDescription("API calls allowed per hour (default: no limit)"), Options.optional)
+const marketingFaults = Options.text("faults").pipe(Options.withPseudoName("SPEC"),
   Options.withDescription('fault injection, e.g. "429:0.05,503;times=2;path=/api/contacts,revoke;after=10" (kinds: 429 500 502 503 drop latency revoke)'),
   Options.optional
 )

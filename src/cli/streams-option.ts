@@ -5,6 +5,7 @@ import { STREAMS, type StreamName } from "../sync/catalogue.js"
 /** --streams, naming what the command runs when it is not given. */
 export const streamsOption = (defaults: string) =>
   Options.text("streams").pipe(
+    Options.withPseudoName("LIST"),
     Options.withDescription(`comma-separated streams to run (default: ${defaults}): ${STREAMS.join(", ")}`),
     Options.optional
   )

@@ -19,6 +19,7 @@ const waitOption = Options.boolean("wait").pipe(
   Options.withDescription("if another run holds this store's lock, wait for it instead of exiting")
 )
 const waitTimeoutOption = Options.integer("wait-timeout").pipe(
+  Options.withPseudoName("SECONDS"),
   Options.withDescription("wait for another run's lock at most this many seconds, then exit 75 (implies --wait)"),
   Options.optional
 )
@@ -78,7 +79,8 @@ export const syncCommand = Command.make(
       }).pipe(Effect.provide(Layer.mergeAll(OutboxLive, RunsLive(storeId)).pipe(Layer.provideMerge(DatabaseLive)))))
 ).pipe(
   Command.withDescription(
-    "Incremental sync: pages each stream from its cursor (modified_after, dates_are_gmt) up to the store's clock " +
+    "Brings the warehouse up to date with the store, then pushes the contacts that changed to the marketing service. " +
+      "Incremental: pages each stream from its cursor (modified_after, dates_are_gmt) up to the store's clock " +
       "minus STORE_SETTLE_SECONDS, loads every page with its checkpoint in one transaction, marks deletions, " +
       "and refreshes the store's sales report for the days that changed; then refreshes the store's other resources " +
       `(${STREAMS.filter((name) => !CATALOGUE[name].sales).join(", ")}), ` +

@@ -2,24 +2,37 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import * as util from "node:util"
 import { ConfigProvider, Data, Effect, Option } from "effect"
+import { diagnose } from "./diagnostics.js"
+
+/** One KEY=VALUE line of a config file. */
+export interface EnvLine {
+  readonly key: string
+  readonly value: string
+  readonly line: number
+}
+
+/** A config file's assignments, and the numbers of the lines that are neither an assignment, a comment nor blank. */
+export const parseEnvLines = (text: string): { readonly entries: ReadonlyArray<EnvLine>; readonly malformed: ReadonlyArray<number> } => {
+  const entries: Array<EnvLine> = []
+  const malformed: Array<number> = []
+  text.split(/\r?\n/).forEach((raw, index) => {
+    const line = raw.trim()
+    if (line === "" || line.startsWith("#")) return
+    const eq = line.indexOf("=")
+    const key = eq < 0 ? "" : line.slice(0, eq).trim().replace(/^export\s+/, "")
+    if (/^[A-Za-z_]\w*$/.test(key)) entries.push({ key, value: parseValue(line.slice(eq + 1)), line: index + 1 })
+    else malformed.push(index + 1)
+  })
+  return { entries, malformed }
+}
 
 /**
  * Configuration comes from the environment first, then from an optional
  * KEY=VALUE file (SHOPSYNC_CONFIG or ./shopsync.env), so a cron line can stay short
  * while secrets live in a file readable only by the service user.
  */
-export const parseEnvFile = (text: string): Map<string, string> => {
-  const entries = new Map<string, string>()
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim()
-    if (line === "" || line.startsWith("#")) continue
-    const eq = line.indexOf("=")
-    if (eq <= 0) continue
-    const key = line.slice(0, eq).trim().replace(/^export\s+/, "")
-    entries.set(key, parseValue(line.slice(eq + 1)))
-  }
-  return entries
-}
+export const parseEnvFile = (text: string): Map<string, string> =>
+  new Map(parseEnvLines(text).entries.map((e) => [e.key, e.value]))
 
 /**
  * As dotenv: a quoted value is kept whole (a `#` inside is data, e.g. in a password), an unquoted one
@@ -49,11 +62,14 @@ const osReason = (e: NodeJS.ErrnoException): string => {
   return e.code && text ? `${e.code}: ${text}` : e.message
 }
 
-/** The config file's text; None only when SHOPSYNC_CONFIG is unset and ./shopsync.env does not exist. */
-const configFileText = Effect.suspend(() => {
+/** The config file's name and bytes; None only when SHOPSYNC_CONFIG is unset and ./shopsync.env does not exist. */
+const readConfigFile = Effect.suspend(() => {
   const explicit = process.env.SHOPSYNC_CONFIG || undefined
   const file = explicit ?? DEFAULT_FILE
-  return Effect.try({ try: () => fs.readFileSync(file, "utf8"), catch: (e) => e as NodeJS.ErrnoException }).pipe(
+  return Effect.try({
+    try: () => ({ path: path.resolve(file), text: fs.readFileSync(file, "utf8"), mode: fs.statSync(file).mode }),
+    catch: (e) => e as NodeJS.ErrnoException
+  }).pipe(
     Effect.asSome,
     Effect.catchAll((e) =>
       explicit === undefined && e.code === "ENOENT"
@@ -71,11 +87,28 @@ const configFileText = Effect.suspend(() => {
   )
 })
 
-/** The provider every command runs under: environment, then the config file. */
-export const configProvider = Effect.map(configFileText, (text) => {
-  const env = ConfigProvider.fromEnv()
-  return Option.match(text, {
-    onNone: () => env,
-    onSome: (t) => env.pipe(ConfigProvider.orElse(() => ConfigProvider.fromMap(parseEnvFile(t))))
+/** Lines of the config file that are not KEY=VALUE: reading around them could drop a setting the run depends on. */
+export class ConfigFileMalformed extends Data.TaggedError("ConfigFileMalformed")<{ readonly problems: ReadonlyArray<string> }> {
+  override get message() {
+    return this.problems.join("; ")
+  }
+}
+
+/** The file's entries, after its diagnostics: malformed lines fail, unknown keys and exposed secrets are warned about. */
+const checkedEntries = (file: { readonly path: string; readonly text: string; readonly mode: number }) =>
+  Effect.gen(function*() {
+    const { entries, malformed } = parseEnvLines(file.text)
+    const { errors, warnings } = diagnose({ path: file.path, entries, malformed, mode: file.mode })
+    if (errors.length > 0) return yield* new ConfigFileMalformed({ problems: errors })
+    yield* Effect.forEach(warnings, (warning) => Effect.logWarning(`config file: ${warning}`), { discard: true })
+    return new Map(entries.map((e) => [e.key, e.value]))
   })
+
+/** The provider every command runs under: environment, then the config file. */
+export const configProvider = Effect.gen(function*() {
+  const env = ConfigProvider.fromEnv()
+  const file = yield* readConfigFile
+  if (Option.isNone(file)) return env
+  const entries = yield* checkedEntries(file.value)
+  return env.pipe(ConfigProvider.orElse(() => ConfigProvider.fromMap(entries)))
 })

@@ -1,4 +1,4 @@
-import { Config, Option, Redacted } from "effect"
+import { Config, ConfigError, Either, Option, Redacted } from "effect"
 
 /** Where and how to reach the store API. */
 export interface StoreSettings {
@@ -25,25 +25,50 @@ export interface StoreSettings {
 export const STORE_AUTH_CHOICES = ["auto", "basic", "oauth1", "query"] as const
 export type StoreAuth = (typeof STORE_AUTH_CHOICES)[number]
 
+/** A setting as the config file and the start-up check know it. */
+export interface Setting {
+  /** The setting, named, with its default and checks. */
+  readonly config: Config.Config<unknown>
+  /** Whether a value of it is a secret, which a config file readable by others would give away. */
+  readonly secret: (value: string) => boolean
+}
+
+/**
+ * Every setting shopsync reads, filled as this module defines them (each goes through `named`), so the config
+ * file's key check and the start-up validation never miss one nor keep a second list.
+ */
+const registry = new Map<string, Setting>()
+export const SETTINGS: ReadonlyMap<string, Setting> = registry
+
+/** Read from the process environment only (a config file cannot set them: it is found through the first). */
+export const ENVIRONMENT_ONLY = ["SHOPSYNC_CONFIG", "SHOPSYNC_DEBUG"] as const
+
+const never = () => false
+
 /**
  * A variable whose value is checked: `Config.validate` on `Config.string(name)` (or integer) fails with an empty path (the
  * error would not name the variable), so the checks run on an unnamed value nested under the name.
  */
-const named = <A>(name: string, value: Config.Config<A>) => Config.nested(value, name)
+const named = <A>(name: string, value: Config.Config<A>, secret: (value: string) => boolean = never): Config.Config<A> => {
+  const config = Config.nested(value, name)
+  registry.set(name, { config, secret })
+  return config
+}
 
-/** An integer variable with a default and the range it must fall in; the message names the variable and the range. */
-const wholeNumber = (name: string, fallback: number, range: { min: number; max?: number; why?: string }) =>
-  named(
-    name,
-    Config.integer().pipe(
-      Config.withDefault(fallback),
-      Config.validate({
-        message: `${name} must be a whole number ${range.max === undefined ? `of at least ${range.min}` : `from ${range.min} to ${range.max}`}` +
-          (range.why ? ` (${range.why})` : ""),
-        validation: (n) => n >= range.min && n <= (range.max ?? Infinity)
-      })
-    )
+const rangeText = (range: { min: number; max: number; why?: string | undefined }) =>
+  `from ${range.min} to ${range.max}${range.why ? ` (${range.why})` : ""}`
+
+/** A number checked against its range; the message names the variable, the range and the value found. */
+const inRange = (name: string, kind: string, range: { min: number; max: number; why?: string | undefined }) =>
+  Config.mapOrFail((n: number) =>
+    n >= range.min && n <= range.max
+      ? Either.right(n)
+      : Either.left(ConfigError.InvalidData([], `${name} must be ${kind} ${rangeText(range)}, got ${n}`))
   )
+
+/** An integer variable with a default and the range it must fall in. */
+const wholeNumber = (name: string, fallback: number, range: { min: number; max: number; why?: string }) =>
+  named(name, Config.integer().pipe(Config.withDefault(fallback), inRange(name, "a whole number", range)))
 
 const apiUrl = named(
   "STORE_API_URL",
@@ -82,12 +107,12 @@ export const storeIdConfig = named(
 
 export const storeSettingsConfig: Config.Config<StoreSettings> = Config.all({
   apiUrl,
-  consumerKey: Config.redacted("STORE_CONSUMER_KEY"),
-  consumerSecret: Config.redacted("STORE_CONSUMER_SECRET"),
+  consumerKey: named("STORE_CONSUMER_KEY", Config.redacted()),
+  consumerSecret: named("STORE_CONSUMER_SECRET", Config.redacted(), () => true),
   storeId: storeIdConfig,
   perPage: wholeNumber("STORE_PER_PAGE", 100, { min: 1, max: 100, why: "the store API's limit" }),
-  settleSeconds: wholeNumber("STORE_SETTLE_SECONDS", 2, { min: 0 }),
-  maxAttempts: wholeNumber("STORE_MAX_ATTEMPTS", 8, { min: 1 }),
+  settleSeconds: wholeNumber("STORE_SETTLE_SECONDS", 2, { min: 0, max: 3600 }),
+  maxAttempts: wholeNumber("STORE_MAX_ATTEMPTS", 8, { min: 1, max: 20 }),
   requestTimeoutMs: wholeNumber("STORE_REQUEST_TIMEOUT_MS", 60_000, { min: 1_000, max: 600_000 }),
   concurrency: wholeNumber("STORE_CONCURRENCY", 4, { min: 1, max: 16 }),
   auth: storeAuth
@@ -99,12 +124,12 @@ export const storeSettingsConfig: Config.Config<StoreSettings> = Config.all({
   })
 )
 
+/** A year: longer than any sensible interval, short of a typo's millions. */
+const MAX_HOURS = 8760
+
 /** Hours between two passes over everything (0: every run); fractions allowed. */
 const hours = (name: string, fallback: number) =>
-  named(name, Config.number().pipe(
-    Config.withDefault(fallback),
-    Config.validate({ message: `${name} must be a number of hours of at least 0 (0: every run)`, validation: (n) => n >= 0 })
-  ))
+  named(name, Config.number().pipe(Config.withDefault(fallback), inRange(name, "a number of hours", { min: 0, max: MAX_HOURS, why: "0: every run" })))
 
 /** How often a sync reads everything of what the API cannot signal, and tries again what the store did not serve. */
 export interface FullPassSettings {
@@ -120,12 +145,16 @@ export interface FullPassSettings {
   readonly refreshHours: Readonly<Record<string, number>>
 }
 
-/** `name=hours,…`, each hours at least 0; the names are checked against the streams where they are used. */
+/** `name=hours,…`, each hours from 0 to a year; the names are checked against the streams where they are used. */
 const refreshHours = named("SHOPSYNC_REFRESH_HOURS", Config.string().pipe(
   Config.withDefault(""),
   Config.validate({
     message: "SHOPSYNC_REFRESH_HOURS must be stream=hours pairs separated by commas, e.g. webhooks=1,settings=24",
     validation: (s) => s.trim() === "" || s.split(",").every((pair) => /^\s*[a-z_]+\s*=\s*\d+(\.\d+)?\s*$/.test(pair))
+  }),
+  Config.validate({
+    message: `SHOPSYNC_REFRESH_HOURS: each stream's hours must be from 0 to ${MAX_HOURS}`,
+    validation: (s) => s.split(",").every((pair) => !(Number(pair.split("=")[1]) > MAX_HOURS))
   }),
   Config.map((s) => Object.fromEntries(s.split(",").filter((p) => p.trim() !== "").map((p) => p.split("=").map((x) => x.trim())).map(([k, v]) => [k!, Number(v)])))
 ))
@@ -141,8 +170,8 @@ export const fullPassConfig: Config.Config<FullPassSettings> = Config.all({
 /** The embedded PostgreSQL used when DATABASE_URL is unset. */
 export const embeddedConfig = Config.all({
   // Below Linux's ephemeral range (32768–60999), so an outgoing connection never holds the port at start.
-  port: wholeNumber("SHOPSYNC_PG_PORT", 25432, { min: 1, max: 65535 }),
-  dataDir: Config.option(Config.string("SHOPSYNC_DATA_DIR"))
+  port: wholeNumber("SHOPSYNC_PG_PORT", 25432, { min: 1024, max: 65535, why: "an unprivileged port: PostgreSQL does not run as root" }),
+  dataDir: Config.option(named("SHOPSYNC_DATA_DIR", Config.string()))
 })
 
 /** DATABASE_URL, when set, names the warehouse; otherwise an embedded PostgreSQL is started. */
@@ -154,7 +183,8 @@ export const databaseUrlConfig: Config.Config<Option.Option<Redacted.Redacted<st
         message: "DATABASE_URL must be a PostgreSQL URL: postgres://user:password@host:port/database",
         validation: (url) => URL.canParse(Redacted.value(url)) && /^postgres(ql)?:$/.test(new URL(Redacted.value(url)).protocol)
       })
-    )
+    ),
+    (url) => URL.canParse(url) && new URL(url).password !== ""
   )
 )
 
@@ -192,8 +222,8 @@ const marketingBaseUrl = named(
 
 export const marketingSettingsConfig: Config.Config<MarketingSettings> = Config.all({
   baseUrl: marketingBaseUrl,
-  clientId: Config.redacted("MARKETING_CLIENT_ID"),
-  clientSecret: Config.redacted("MARKETING_CLIENT_SECRET"),
+  clientId: named("MARKETING_CLIENT_ID", Config.redacted()),
+  clientSecret: named("MARKETING_CLIENT_SECRET", Config.redacted(), () => true),
   batchSize: wholeNumber("MARKETING_BATCH_SIZE", 200, { min: 1, max: 200 }),
   concurrency: wholeNumber("MARKETING_CONCURRENCY", 2, { min: 1, max: 8 }),
   maxAttempts: wholeNumber("MARKETING_MAX_ATTEMPTS", 6, { min: 1, max: 20 }),

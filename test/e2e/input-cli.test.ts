@@ -59,7 +59,7 @@ describe("the command line's input checks", () => {
     const run = await runCli(["sync", "--no-push"], { SHOPSYNC_CONFIG: file, DATABASE_URL: db.url })
     expect(run.code).toBe(1)
     expect(run.stderr).toContain(
-      "shopsync: configuration problem: invalid STORE_SETTLE_SECONDS (STORE_SETTLE_SECONDS must be a whole number of at least 0). Set it "
+      "shopsync: configuration problem: invalid STORE_SETTLE_SECONDS (STORE_SETTLE_SECONDS must be a whole number from 0 to 3600, got -1). Set it "
     )
     expect(run.stderr).not.toContain("missing")
     expect(run.stderr).not.toContain("STORE_PER_PAGE")
@@ -70,7 +70,7 @@ describe("the command line's input checks", () => {
     const file = configFile("per-page.env", [...STORE, "STORE_PER_PAGE=500"])
     const run = await runCli(["sync", "--no-push"], { SHOPSYNC_CONFIG: file, DATABASE_URL: db.url })
     expect(run.code).toBe(1)
-    expect(run.stderr).toContain("invalid STORE_PER_PAGE (STORE_PER_PAGE must be a whole number from 1 to 100 (the store API's limit))")
+    expect(run.stderr).toContain("invalid STORE_PER_PAGE (STORE_PER_PAGE must be a whole number from 1 to 100 (the store API's limit), got 500)")
     expect(run.stderr).not.toContain("missing")
 
     // Not a number, in the environment: the config file (where it is missing) is looked at too, yet it is only invalid.

@@ -37,13 +37,18 @@ describe("store and marketing settings", () => {
   it.each([
     ["STORE_PER_PAGE", "0", "from 1 to 100"],
     ["STORE_PER_PAGE", "101", "from 1 to 100"],
-    ["STORE_MAX_ATTEMPTS", "0", "of at least 1"],
-    ["STORE_SETTLE_SECONDS", "-1", "of at least 0"],
+    ["STORE_MAX_ATTEMPTS", "0", "from 1 to 20"],
+    ["STORE_MAX_ATTEMPTS", "21", "from 1 to 20"],
+    ["STORE_SETTLE_SECONDS", "-1", "from 0 to 3600"],
+    ["STORE_SETTLE_SECONDS", "99999999", "from 0 to 3600"],
+    ["STORE_REQUEST_TIMEOUT_MS", "0", "from 1000 to 600000"],
+    ["STORE_REQUEST_TIMEOUT_MS", "-1", "from 1000 to 600000"],
     ["STORE_CONCURRENCY", "17", "from 1 to 16"]
-  ])("rejects %s=%s naming the variable and its range", async (name, value, range) => {
+  ])("rejects %s=%s naming the variable, its range and the value", async (name, value, range) => {
     const problem = await invalid(storeSettingsConfig, { ...STORE, [name]: value })
     expect(problem.name).toBe(name)
     expect(problem.message).toContain(`${name} must be a whole number ${range}`)
+    expect(problem.message).toMatch(new RegExp(`, got ${value}$`))
   })
 
   it("accepts the ends of each range", async () => {
@@ -66,7 +71,7 @@ describe("store and marketing settings", () => {
     expect(withApi.name).toBe("MARKETING_BASE_URL")
     expect(withApi.message).toContain("without /api or /oauth/v2")
     const batch = await invalid(marketingSettingsConfig, { ...MARKETING, MARKETING_BASE_URL: "https://m.test", MARKETING_BATCH_SIZE: "500" })
-    expect(batch).toEqual({ name: "MARKETING_BATCH_SIZE", message: "MARKETING_BATCH_SIZE must be a whole number from 1 to 200" })
+    expect(batch).toEqual({ name: "MARKETING_BATCH_SIZE", message: "MARKETING_BATCH_SIZE must be a whole number from 1 to 200, got 500" })
   })
 })
 
