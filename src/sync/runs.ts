@@ -65,7 +65,7 @@ export const makeRuns = (storeId: string) =>
         const { status, error } = outcome(exit)
         yield* sql`UPDATE sync.runs SET finished_at = now(), status = ${status}, rows = ${yield* Ref.get(run.rows)},
                      requests = ${yield* requests}, error = ${error}
-                   WHERE id = ${run.id}`
+                   WHERE id = ${run.id} AND status = 'running'`
       }).pipe(Effect.catchAll((e) => Effect.logWarning(`run ${run.id}: its outcome was not recorded: ${errorText(e)}`)))
     return Runs.of({
       begin: (command, streams, requests, alone) =>
