@@ -30,7 +30,10 @@ export const heartbeat = (beat: Beat) =>
       const watched = yield* beat.watched.get
       const held = yield* beat.leases.beat(beat.run).pipe(Effect.timeout(HEARTBEAT), Effect.option)
       for (const [lock, advisory] of watched) {
-        if (held._tag === "Some" && !held.value.has(lock)) return yield* beat.lost(`another run took over its lease of the ${lock} lock`)
+        if (held._tag === "Some" && !held.value.has(lock)) {
+          const holder = yield* beat.leases.holder(lock).pipe(Effect.orElseSucceed(() => null))
+          return yield* beat.lost(holder === null ? `its lease of the ${lock} lock was taken from it` : `run ${holder} took over its lease of the ${lock} lock`)
+        }
         if (yield* advisory.alive) continue
         const now = yield* Clock.currentTimeMillis
         const down = since.get(lock)

@@ -57,9 +57,11 @@ type Attempt =
   | { readonly _tag: "Watch"; readonly holder: StillHolder }
 
 /**
- * One try: the advisory lock, then the lease, in one transaction that also records the run (so no row of a run
- * that did not get the lock, and none that overlaps its predecessor's). A lease whose holder may still be alive is
- * left alone (the holder lost its session and is taking its lock again, or its process just died: watched).
+ * One try: the advisory lock, then the lease. A lease whose holder may still be alive is left alone (the holder lost
+ * its session and is taking its lock again, or its process just died: watched). A free lease is claimed first (the
+ * holder it had, fenced out, is recorded as ended), then the run is recorded, then the lease names it: no row of a
+ * run that did not get the lock, and none that overlaps its predecessor's. (The run is not recorded inside the
+ * claim's transaction: its end, written from a finalizer, would run on that transaction's connection.)
  */
 const attempt = (storeId: string, leases: Leases, options: LockOptions, still: Option.Option<StillHolder>) =>
   Effect.gen(function*() {
@@ -76,24 +78,18 @@ const attempt = (storeId: string, leases: Leases, options: LockOptions, still: O
         : { _tag: "Busy" }) as Attempt
     }
     const resources = yield* holdLock(storeId, RESOURCES, leases, token, parent)
-    const taken = yield* sql.withTransaction(Effect.gen(function*() {
-      if (!isFree(yield* leases.lock(SALES), still)) return Option.none()
-      const other = Option.isSome(resources) ? yield* leases.lock(RESOURCES) : undefined
-      const both = other !== undefined && isFree(other, still)
-      const run = yield* options.begin(both)
-      yield* leases.take(SALES, run.id)
-      if (both) yield* leases.take(RESOURCES, run.id)
-      for (const before of new Set([seen.holder, ...(both ? [other.holder] : [])])) if (before !== null) yield* leases.retire(before, run.id)
-      return Option.some({ run, both })
-    }))
-    if (Option.isNone(taken)) {
-      yield* Effect.all([sales.value.close, ...Option.toArray(resources).map((r) => r.close)], { discard: true })
+    const claimed = yield* sql.withTransaction(leases.claim([SALES, ...Option.toArray(resources).map(() => RESOURCES)], (view) => isFree(view, still)))
+    const both = claimed.includes(RESOURCES)
+    if (!both) yield* Effect.forEach(Option.toArray(resources), (r) => r.close, { discard: true })
+    if (!claimed.includes(SALES)) {
+      yield* sales.value.close
       return { _tag: "Busy" } as Attempt
     }
-    yield* Ref.set(token, taken.value.run.id)
-    if (!taken.value.both && Option.isSome(resources)) yield* resources.value.close
-    const held = taken.value.both ? resources : Option.none()
-    return { _tag: "Got", run: taken.value.run, sales: sales.value, resources: held, token: taken.value.run.id } as Attempt
+    const run = yield* options.begin(both)
+    yield* Ref.set(token, run.id)
+    const held = yield* leases.take(claimed, run.id)
+    if (held.size < claimed.length) return yield* new RunLockLost({ storeId, runId: run.id, reason: "another run took the lease while this one was starting" })
+    return { _tag: "Got", run, sales: sales.value, resources: both ? resources : Option.none(), token: run.id } as Attempt
   })
 
 /**

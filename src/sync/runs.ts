@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Cause, Context, Effect, Exit, Layer, Option, Ref, Schema, type Scope } from "effect"
+import { retryConnection } from "../warehouse/reconnect.js"
 import { errorText, SyncFailed } from "./errors.js"
 
 /** A run in progress: its id, and the rows its streams wrote so far. */
@@ -66,7 +67,8 @@ export const makeRuns = (storeId: string) =>
         yield* sql`UPDATE sync.runs SET finished_at = now(), status = ${status}, rows = ${yield* Ref.get(run.rows)},
                      requests = ${yield* requests}, error = ${error}
                    WHERE id = ${run.id} AND status = 'running'`
-      }).pipe(Effect.catchAll((e) => Effect.logWarning(`run ${run.id}: its outcome was not recorded: ${errorText(e)}`)))
+        // A connection the pool kept from before a warehouse restart fails once: the outcome is written on another.
+      }).pipe(retryConnection(5), Effect.catchAll((e) => Effect.logWarning(`run ${run.id}: its outcome was not recorded: ${errorText(e)}`)))
     return Runs.of({
       begin: (command, streams, requests, alone) =>
         Effect.acquireRelease(start(command, streams, alone), (run, exit) => finish(run, exit, requests)).pipe(

@@ -88,27 +88,52 @@ export const makeLeases = (sql: SqlClient.SqlClient, storeId: string) => {
         FROM sync.run_leases l LEFT JOIN sync.runs r ON r.id = l.holder
         WHERE l.store_id = ${storeId} AND l.lock = ${lock} ${sql.literal(forUpdate ? "FOR UPDATE OF l" : "")}`.pipe(
       Effect.flatMap(views), Effect.orDie, Effect.map((rows) => rows[0] ?? { lock, holder: null, beat: null, age: null, running: false }))
+  /** The lease, locked until the transaction ends (its row made first if need be). */
+  const lockRow = (lock: string) =>
+    Effect.zipRight(sql`INSERT INTO sync.run_leases (store_id, lock) VALUES (${storeId}, ${lock}) ON CONFLICT DO NOTHING`, select(lock, true))
+  /**
+   * A run whose lease was taken over ended then, unless it still holds a live lease (its other resources): its row
+   * must not overlap the next run's in sync.runs, and its own end, if it comes, changes nothing.
+   */
+  const retire = (run: number) =>
+    sql`UPDATE sync.runs SET status = 'failed', finished_at = now(),
+               error = 'lock lost: its lease was taken over by the next run after its heartbeat stopped; the next run resumed from the last checkpoints'
+        WHERE id = ${run} AND status = 'running' AND NOT EXISTS (
+          SELECT 1 FROM sync.run_leases WHERE holder = ${run} AND heartbeat_at > now() - make_interval(secs => ${LEASE_TTL_SECONDS}))`
   return {
     read: (lock: string) => select(lock, false),
-    /** The lease, locked until the transaction ends (its row made first if need be). */
-    lock: (lock: string) =>
-      Effect.zipRight(sql`INSERT INTO sync.run_leases (store_id, lock) VALUES (${storeId}, ${lock}) ON CONFLICT DO NOTHING`, select(lock, true)),
-    take: (lock: string, run: number) =>
-      sql`UPDATE sync.run_leases SET holder = ${run}, heartbeat_at = now() WHERE store_id = ${storeId} AND lock = ${lock}`.pipe(Effect.asVoid),
     /**
-     * A run whose lease was taken over ended then, unless it still holds a live lease (its other resources): its
-     * row must not overlap the next run's in sync.runs, and its own end, if it comes, changes nothing.
+     * Claims, in one transaction, the leases of `locks` that `free` says may be taken: each is emptied (its holder,
+     * if any, is fenced out from now on, and recorded as ended). The first is required: none is claimed without it.
+     * Returns the locks claimed.
      */
-    retire: (run: number, by: number) =>
-      sql`UPDATE sync.runs SET status = 'failed', finished_at = now(),
-                 error = ${`lock lost: its lease was taken over by run ${by} after its heartbeat stopped; the next run resumed from the last checkpoints`}
-          WHERE id = ${run} AND status = 'running' AND NOT EXISTS (
-            SELECT 1 FROM sync.run_leases WHERE holder = ${run} AND heartbeat_at > now() - make_interval(secs => ${LEASE_TTL_SECONDS}))`.pipe(
-        Effect.asVoid),
+    claim: (locks: ReadonlyArray<string>, free: (view: LeaseView) => boolean) =>
+      Effect.gen(function*() {
+        const claimed: Array<string> = []
+        const before = new Set<number>()
+        for (const lock of locks) {
+          const view = yield* lockRow(lock)
+          if (!free(view)) {
+            if (claimed.length === 0) return claimed
+            continue
+          }
+          claimed.push(lock)
+          if (view.holder !== null) before.add(view.holder)
+          yield* sql`UPDATE sync.run_leases SET holder = NULL, heartbeat_at = NULL WHERE store_id = ${storeId} AND lock = ${lock}`
+        }
+        for (const run of before) yield* retire(run)
+        return claimed
+      }),
+    /** Names `run` in the claimed leases still empty; returns those it now holds. */
+    take: (locks: ReadonlyArray<string>, run: number) =>
+      sql<{ lock: string }>`UPDATE sync.run_leases SET holder = ${run}, heartbeat_at = now()
+                            WHERE store_id = ${storeId} AND lock = ANY(${locks}::text[]) AND holder IS NULL RETURNING lock`.pipe(
+        Effect.map((rows) => new Set(rows.map((r) => r.lock)))),
     /** Renews every lease `run` holds; returns the locks it still holds. */
     beat: (run: number) =>
       sql<{ lock: string }>`UPDATE sync.run_leases SET heartbeat_at = now() WHERE store_id = ${storeId} AND holder = ${run} RETURNING lock`.pipe(
         Effect.map((rows) => new Set(rows.map((r) => r.lock)))),
+    holder: (lock: string) => Effect.map(select(lock, false), (view) => view.holder),
     release: (lock: string, run: number) =>
       sql`UPDATE sync.run_leases SET holder = NULL, heartbeat_at = NULL WHERE store_id = ${storeId} AND lock = ${lock} AND holder = ${run}`.pipe(
         Effect.asVoid)
