@@ -97,7 +97,8 @@ export const makeLeases = (sql: SqlClient.SqlClient, storeId: string) => {
    */
   const retire = (run: number) =>
     sql`UPDATE sync.runs SET status = 'failed', finished_at = now(),
-               error = 'lock lost: its lease was taken over by the next run after its heartbeat stopped; the next run resumed from the last checkpoints'
+               error = 'interrupted: its heartbeat stopped before the run finished (the process ended, or lost the warehouse), so the next run ' ||
+                       'took its lock over and resumed from the last checkpoints'
         WHERE id = ${run} AND status = 'running' AND NOT EXISTS (
           SELECT 1 FROM sync.run_leases WHERE holder = ${run} AND heartbeat_at > now() - make_interval(secs => ${LEASE_TTL_SECONDS}))`
   return {
