@@ -57,16 +57,24 @@ export const holdAdvisoryLock = (
     const first = yield* attempt(namespace, key, parent)
     if (Option.isNone(first)) return Option.none()
     const current = yield* Ref.make(Option.some(first.value))
-    const release = Effect.flatMap(Ref.getAndSet(current, Option.none()), Option.match({
+    // Released on purpose (or the caller's scope closed): nothing left to watch or take again.
+    const ended = yield* Ref.make(false)
+    yield* Scope.addFinalizer(parent, Ref.set(ended, true))
+    const drop = Effect.flatMap(Ref.getAndSet(current, Option.none()), Option.match({
       onNone: () => Effect.void,
       onSome: (held) => Scope.close(held.scope, Exit.void)
     }))
     const retake = Effect.gen(function*() {
-      yield* release
+      if (yield* Ref.get(ended)) return true
+      yield* drop
       const next = yield* attempt(namespace, key, parent).pipe(Effect.provideService(SqlClient.SqlClient, sql))
       yield* Ref.set(current, next)
       return Option.isSome(next)
     })
-    const alive = Effect.flatMap(Ref.get(current), Option.match({ onNone: () => Effect.succeed(false), onSome: (held) => held.alive }))
-    return Option.some<AdvisoryLock>({ alive, retake, release })
+    const alive = Effect.gen(function*() {
+      if (yield* Ref.get(ended)) return true
+      const held = yield* Ref.get(current)
+      return Option.isSome(held) && (yield* held.value.alive)
+    })
+    return Option.some<AdvisoryLock>({ alive, retake, release: Effect.zipRight(Ref.set(ended, true), drop) })
   })
