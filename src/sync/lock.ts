@@ -32,7 +32,7 @@ export interface LockOptions {
   readonly waitSeconds?: number | undefined
   /** How long a lost lock session is taken again, and a lost warehouse connection retried, before the run stops. */
   readonly retrySeconds: number
-  /** Records the run (its row in sync.runs), in the transaction that takes its lease: `alone` when it holds both locks. */
+  /** Records the run (its row in sync.runs) once its leases are claimed, before they name it: `alone` when it holds both. */
   readonly begin: (alone: boolean) => Effect.Effect<Run, SqlError, Scope.Scope>
 }
 
