@@ -174,6 +174,12 @@ export const embeddedConfig = Config.all({
   dataDir: Config.option(named("SHOPSYNC_DATA_DIR", Config.string()))
 })
 
+/**
+ * SHOPSYNC_WAREHOUSE_RETRY_SECONDS: how long a run retries a lost warehouse connection (a restart, a failover), and
+ * takes its lock again on a new session, before it stops; the next run resumes from the checkpoints either way.
+ */
+export const warehouseRetryConfig = wholeNumber("SHOPSYNC_WAREHOUSE_RETRY_SECONDS", 60, { min: 1, max: 3600 })
+
 /** DATABASE_URL, when set, names the warehouse; otherwise an embedded PostgreSQL is started. */
 export const databaseUrlConfig: Config.Config<Option.Option<Redacted.Redacted<string>>> = Config.option(
   named(

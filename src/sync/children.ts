@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Schema } from "effect"
 import { StoreClient } from "../store-client/client.js"
+import { fenced } from "../warehouse/lease.js"
 import { LiveRows } from "../warehouse/live-rows.js"
 import { Loader, type LoadKind } from "../warehouse/loader.js"
 import { mayHoldNul, screener } from "../warehouse/screen.js"
@@ -32,7 +33,7 @@ export const replaceChildren = <A extends Doc>(options: {
     const [sql, loader, live] = yield* Effect.all([SqlClient.SqlClient, Loader, LiveRows])
     const table = options.kind === "refunds" ? "refunds" : "product_variations"
     const present = [...docs.map((d) => d.id), ...rejected.flatMap((r) => (/^\d+$/.test(r.id) ? [Number(r.id)] : []))]
-    yield* sql.withTransaction(Effect.zipRight(
+    yield* fenced(sql)(Effect.zipRight(
       loader.load({ kind: options.kind, docs, rejected, cleaned }),
       live.markMissingChildren(table, options.parentId, present)
     ))

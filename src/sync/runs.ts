@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Cause, Context, Effect, Exit, Layer, Option, Ref, Schema, type Scope } from "effect"
+import { retryConnection } from "../warehouse/reconnect.js"
 import { errorText, type RunSummary, streamOutcome, SyncFailed } from "./errors.js"
 import { INTERRUPT, logOutcome, type RunOutcome } from "./outcome.js"
 
@@ -125,7 +126,9 @@ export const makeRuns = (storeId: string) =>
         const figures = { rows: yield* Ref.get(run.rows), requests: yield* requests, seconds: (Date.now() - run.started) / 1000 }
         yield* sql`UPDATE sync.runs SET finished_at = now(), status = ${end.status}, outcome = ${end.outcome}, rows = ${figures.rows},
                      requests = ${figures.requests}, error = ${end.error}, stream_results = ${streamResults(end.summary)}::jsonb
-                   WHERE id = ${run.id}`.pipe(
+                   WHERE id = ${run.id} AND status = 'running'`.pipe(
+          // A connection the pool kept from before a warehouse restart fails once: the outcome is written on another.
+          retryConnection(5),
           Effect.catchAll((e) => Effect.logWarning(`run ${run.id}: its outcome was not recorded: ${errorText(e)}`))
         )
         yield* logEnd(run.id, run.command, end, figures)

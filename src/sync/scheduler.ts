@@ -4,6 +4,7 @@ import { StoreClient } from "../store-client/client.js"
 import { CATALOGUE, STREAMS, type StreamName } from "./catalogue.js"
 import { type Counts, type Outputs, Progress, type RunContext, type StreamError, type StreamIO, type SyncRequest } from "./context.js"
 import { errorText, NOT_DUE, type StreamResult, unavailableReason } from "./errors.js"
+import { retryInRun } from "../warehouse/lease.js"
 import { SyncState } from "./state.js"
 
 type Ended = Readonly<Record<StreamName, Deferred.Deferred<void>>>
@@ -52,7 +53,8 @@ export const makeScheduler = (ctx: RunContext, request: SyncRequest, addRows: (n
         if (skipped) return yield* Effect.as(progress.streamDone(skipped), skipped)
         const t0 = Date.now()
         yield* state.started(name, ctx.runId)
-        const outcome = yield* Effect.either(CATALOGUE[name].run(ctx, io))
+        // A stream that lost the warehouse connection runs again from its checkpoints, for a bounded time.
+        const outcome = yield* Effect.either(retryInRun(CATALOGUE[name].run(ctx, io)))
         const unavailable = yield* availability(ctx, request, name, outcome)
         const error = Either.isLeft(outcome) && !unavailable ? failureText(name, outcome.left) : undefined
         const counts = Either.isRight(outcome) ? outcome.right : { rows: 0, deleted: 0 }

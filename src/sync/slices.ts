@@ -3,6 +3,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { type Context, Effect, Option, Schema, Stream } from "effect"
 import { StoreClient } from "../store-client/client.js"
 import type { StoreError } from "../store-client/errors.js"
+import { fenced } from "../warehouse/lease.js"
 import { Loader } from "../warehouse/loader.js"
 import { compareCursors, type Cursor } from "./cursor.js"
 import { SyncState } from "./state.js"
@@ -97,7 +98,8 @@ const updateSlices = (stream: string, rows: number, change: (entries: Entries) =
     yield* state.checkpoint(stream, lowest, rows, onlyOpen ? rest : { ...rest, slices: entries })
   })
 
-const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.withTransaction(effect))
+/** One transaction that proves the run's lease first, retried whole while the warehouse connection is lost. */
+const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.flatMap(SqlClient.SqlClient, (sql) => fenced(sql)(effect))
 /** A page's rows, with the ones that did not fit (quarantined) and the ids of those cleaned of NULs. */
 const loadPage = (spec: Listing, page: WalkPage) =>
   Effect.flatMap(Loader, (loader) => loader.load({ kind: spec.kind, docs: page.docs, json: page.json, rejected: page.rejected, cleaned: page.cleaned }))

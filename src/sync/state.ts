@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Context, Effect, Layer, Option, Schema } from "effect"
+import { fenced, retryInRun } from "../warehouse/lease.js"
 import type { Cursor } from "./cursor.js"
 
 /** A stream's row of sync.state: where it stands, and what it keeps besides (slices, last full pass). */
@@ -101,6 +102,8 @@ const STATE = "extract(epoch FROM cursor_at)::bigint AS cursor_at, cursor_id, de
 export const makeSyncState = (storeId: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // Every write proves the run's lease first (see lease.ts).
+    const write = fenced(sql)
     const read = (stream: string) =>
       sql`SELECT ${sql.literal(STATE)} FROM sync.state WHERE store_id = ${storeId} AND stream = ${stream}`.pipe(
         Effect.flatMap(decodeState), Effect.orDie, Effect.map(toState))
@@ -109,42 +112,43 @@ export const makeSyncState = (storeId: string) =>
         Effect.flatMap(decodeState), Effect.orDie, Effect.map(toState))
     const checkpoint = (stream: string, cursor: Cursor | null, rows: number, details?: unknown) => {
       const json = details === undefined ? null : JSON.stringify(details)
-      return sql`
+      return write(sql`
         INSERT INTO sync.state AS s (store_id, stream, cursor_at, cursor_id, rows_total, details, updated_at)
         VALUES (${storeId}, ${stream}, to_timestamp(${cursor?.at ?? null}::bigint), ${cursor?.id ?? null}::bigint, ${rows}::bigint,
                 coalesce(${json}::jsonb, '{}'), now())
         ON CONFLICT (store_id, stream) DO UPDATE SET
           cursor_at = EXCLUDED.cursor_at, cursor_id = EXCLUDED.cursor_id, rows_total = s.rows_total + EXCLUDED.rows_total,
-          details = coalesce(${json}::jsonb, s.details), updated_at = now()`.pipe(Effect.asVoid)
+          details = coalesce(${json}::jsonb, s.details), updated_at = now()`.pipe(Effect.asVoid))
     }
     /** Sets some keys of a stream's details, leaving its cursor and the other keys as they are. */
     const mergeDetails = (stream: string, keys: Record<string, unknown>) =>
-      sql`INSERT INTO sync.state AS s (store_id, stream, details) VALUES (${storeId}, ${stream}, ${JSON.stringify(keys)}::jsonb)
-          ON CONFLICT (store_id, stream) DO UPDATE SET details = s.details || EXCLUDED.details, updated_at = now()`.pipe(Effect.asVoid)
+      write(sql`INSERT INTO sync.state AS s (store_id, stream, details) VALUES (${storeId}, ${stream}, ${JSON.stringify(keys)}::jsonb)
+          ON CONFLICT (store_id, stream) DO UPDATE SET details = s.details || EXCLUDED.details, updated_at = now()`.pipe(Effect.asVoid))
     return SyncState.of({
       read,
       lock,
       checkpoint,
       started: (stream, runId) =>
-        sql`INSERT INTO sync.state AS s (store_id, stream, last_run_id, last_started_at) VALUES (${storeId}, ${stream}, ${runId}, now())
-            ON CONFLICT (store_id, stream) DO UPDATE SET last_run_id = ${runId}, last_started_at = now()`.pipe(Effect.asVoid),
+        write(sql`INSERT INTO sync.state AS s (store_id, stream, last_run_id, last_started_at) VALUES (${storeId}, ${stream}, ${runId}, now())
+            ON CONFLICT (store_id, stream) DO UPDATE SET last_run_id = ${runId}, last_started_at = now()`.pipe(Effect.asVoid)),
       finished: (stream, rows, error) =>
-        sql`UPDATE sync.state SET last_rows = ${rows}, last_error = ${error},
+        write(sql`UPDATE sync.state SET last_rows = ${rows}, last_error = ${error},
               last_success_at = CASE WHEN ${error}::text IS NULL THEN now() ELSE last_success_at END, updated_at = now()
-            WHERE store_id = ${storeId} AND stream = ${stream}`.pipe(Effect.asVoid),
+            WHERE store_id = ${storeId} AND stream = ${stream}`.pipe(Effect.asVoid)),
       fullPassDue: (stream, hours, upper) => Effect.map(read(stream), (state) => passDue(state, hours, upper)),
       fullPassDone: (stream, upper) => checkpoint(stream, null, 0, { lastFullPass: upper }),
       status: (tables) => streamsStatus(sql, storeId, tables),
+      // Read by the scheduler before a stream runs, outside any unit of work that would retry it.
       standing: (stream) =>
-        Effect.map(read(stream), ({ details }) => ({
+        Effect.map(retryInRun(read(stream)), ({ details }) => ({
           refreshedAt: Option.getOrUndefined(Schema.decodeUnknownOption(Schema.Number)(details["refreshedAt"])),
           unavailable: Schema.decodeUnknownOption(Unavailable)(details["unavailable"])
         })),
       markUnavailable: (stream, why) => mergeDetails(stream, { unavailable: why }),
       markServed: (stream, upper) =>
-        sql`INSERT INTO sync.state AS s (store_id, stream, details) VALUES (${storeId}, ${stream}, jsonb_build_object('refreshedAt', ${upper}::bigint))
+        write(sql`INSERT INTO sync.state AS s (store_id, stream, details) VALUES (${storeId}, ${stream}, jsonb_build_object('refreshedAt', ${upper}::bigint))
             ON CONFLICT (store_id, stream) DO UPDATE SET details = (s.details - 'unavailable') || EXCLUDED.details, updated_at = now()`.pipe(
-          Effect.asVoid),
+          Effect.asVoid)),
       passToRun: (stream, hours, upper) =>
         Effect.map(read(stream), (state) =>
           Option.orElse(
@@ -158,8 +162,8 @@ export const makeSyncState = (storeId: string) =>
         Effect.map((rows) => rows.map((r) => r.day))
       ),
       reportDaysDone: (first, last) =>
-        sql`DELETE FROM sync.report_days WHERE store_id = ${storeId} AND day BETWEEN ${first}::date AND ${last}::date`.pipe(Effect.asVoid),
-      reset: sql`DELETE FROM sync.state WHERE store_id = ${storeId}`.pipe(Effect.asVoid)
+        write(sql`DELETE FROM sync.report_days WHERE store_id = ${storeId} AND day BETWEEN ${first}::date AND ${last}::date`.pipe(Effect.asVoid)),
+      reset: write(sql`DELETE FROM sync.state WHERE store_id = ${storeId}`.pipe(Effect.asVoid))
     })
   })
 

@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Context, Effect, Layer, Schema } from "effect"
+import { fenced } from "./lease.js"
 import { sqlFile } from "./sql-files.js"
 
 /** Tables whose rows carry the date a store listing filters on: the column compared, per table. */
@@ -62,7 +63,7 @@ export const makeLiveRows = (storeId: string) =>
         sql`SELECT count(*)::integer AS n FROM ${inRange(table, from, to)}`.pipe(
           Effect.flatMap(Schema.decodeUnknown(Count)), Effect.orDie, Effect.map((rows) => rows[0]?.n ?? 0)),
       idsInRange: (table, from, to) => ids(sql`SELECT id FROM ${inRange(table, from, to)}`),
-      markDeleted: (table, deleted) => markDeleted(sql, storeId, table, deleted),
+      markDeleted: (table, deleted) => fenced(sql)(markDeleted(sql, storeId, table, deleted)),
       customerIds: ids(sql`SELECT id FROM store.customers WHERE store_id = ${storeId} AND deleted_at IS NULL`),
       lastCustomerId: sql`SELECT max(id)::bigint AS at FROM store.customers WHERE store_id = ${storeId}`.pipe(
         Effect.flatMap(Schema.decodeUnknown(Start)), Effect.orDie, Effect.map((rows) => rows[0]?.at ?? null)),
@@ -71,7 +72,7 @@ export const makeLiveRows = (storeId: string) =>
           Effect.flatMap(Schema.decodeUnknown(Keys)), Effect.orDie, Effect.map((rows) => rows.map((r) => r.key))),
       variableProducts: ids(
         sql`SELECT id FROM store.products WHERE store_id = ${storeId} AND deleted_at IS NULL AND type = 'variable' ORDER BY id`),
-      markMissingChildren: (table, parentId, present) => markMissingChildren(sql, storeId, table, parentId, present),
+      markMissingChildren: (table, parentId, present) => fenced(sql)(markMissingChildren(sql, storeId, table, parentId, present)),
       ordersWithRefundsToRead: (fullPass) => ids(sql.unsafe(sqlFile("live-rows/refunds_orders_to_read"), [storeId, fullPass]))
     })
   })

@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Context, Effect, Layer, Schema } from "effect"
+import { fenced } from "./lease.js"
 import { type HeldKey, makeQuarantineRepo } from "./quarantine.js"
 import { idOf, type Rejected, rejectedDoc, type Resource } from "./screen.js"
 import { sqlFile } from "./sql-files.js"
@@ -66,6 +67,8 @@ export const makeLoader = (storeId: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const quarantine = makeQuarantineRepo(sql, storeId)
+    // Every write proves the run's lease first (see lease.ts); a page's quarantine rows are written with the page.
+    const write = fenced(sql)
 
     // One temp table per connection, emptied when the page's transaction commits. Documents of a few KB would be
     // compressed on the way in and decompressed by every statement that reads them: staged, they stay plain.
@@ -119,7 +122,7 @@ export const makeLoader = (storeId: string) =>
     }
 
     const load = (page: StagedPage) =>
-      Effect.gen(function*() {
+      write(Effect.gen(function*() {
         const refused = yield* isolate(page, page.docs, page.json)
         const rejected = [...(page.rejected ?? []), ...refused]
         const held = yield* heldOf(page.kind)
@@ -131,7 +134,7 @@ export const makeLoader = (storeId: string) =>
         yield* quarantine.hold(page.kind, rejected)
         yield* quarantine.noteCleaned(page.kind, page.cleaned ?? [])
         return rejected.map((r) => r.id)
-      })
+      }))
 
     const customerHashes = (ids: ReadonlyArray<number>) =>
       sql`SELECT id, doc_hash FROM store.customers WHERE store_id = ${storeId} AND id = ANY(${ids}::bigint[]) AND deleted_at IS NULL`.pipe(
@@ -141,7 +144,7 @@ export const makeLoader = (storeId: string) =>
       )
 
     const loadSalesReport = (days: ReadonlyArray<ReportDay>) =>
-      sql`
+      write(sql`
           INSERT INTO store.sales_report_daily AS r (store_id, day, sales, orders, items, tax, shipping, discount, customers, refunds, fetched_at)
           SELECT ${storeId}, x.day, x.sales, x.orders, x.items, x.tax, x.shipping, x.discount, x.customers, x.refunds, now()
           FROM jsonb_to_recordset(${JSON.stringify(days)}::jsonb) AS x(day date, sales numeric, orders integer, items integer, tax numeric,
@@ -149,17 +152,17 @@ export const makeLoader = (storeId: string) =>
           ON CONFLICT (store_id, day) DO UPDATE SET
             sales = EXCLUDED.sales, orders = EXCLUDED.orders, items = EXCLUDED.items, tax = EXCLUDED.tax,
             shipping = EXCLUDED.shipping, discount = EXCLUDED.discount, customers = EXCLUDED.customers,
-            refunds = EXCLUDED.refunds, fetched_at = EXCLUDED.fetched_at`.pipe(Effect.asVoid)
+            refunds = EXCLUDED.refunds, fetched_at = EXCLUDED.fetched_at`.pipe(Effect.asVoid))
 
     return Loader.of({
       load,
       held: quarantine.held,
       release: (kind, ids) =>
-        Effect.zipRight(Effect.flatMap(heldOf(kind), (held) => Effect.sync(() => ids.forEach((id) => held.delete(id)))), quarantine.release(kind, ids)),
+        Effect.zipRight(Effect.flatMap(heldOf(kind), (held) => Effect.sync(() => ids.forEach((id) => held.delete(id)))), write(quarantine.release(kind, ids))),
       customerHashes,
       loadSalesReport,
-      storeDailyTotals: sql`SELECT analytics.refresh_daily_totals(${storeId})`.pipe(Effect.asVoid),
-      reset: sql.unsafe(sqlFile("load/reset"), [storeId]).pipe(Effect.asVoid)
+      storeDailyTotals: write(sql`SELECT analytics.refresh_daily_totals(${storeId})`.pipe(Effect.asVoid)),
+      reset: write(sql.unsafe(sqlFile("load/reset"), [storeId]).pipe(Effect.asVoid))
     })
   })
 

@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Context, Effect, Layer, Schema } from "effect"
+import { fenced } from "./lease.js"
 
 /** A document of a resource table, named by its scope (parent id, endpoint, period; '' for a plain list) and key. */
 export interface ScopedDoc {
@@ -48,15 +49,15 @@ export const makeScopes = (storeId: string) =>
         sql`SELECT scope, key FROM sync.scope_keys(${table}::regclass, ${storeId}, ${scopes}::text[])`.pipe(
           Effect.flatMap(Schema.decodeUnknown(Schema.Array(ScopeKey))), Effect.orDie),
       merge: (table, scopes, docs) =>
-        sql.withTransaction(Effect.gen(function*() {
+        fenced(sql)(Effect.gen(function*() {
           yield* createStage
           if (docs.length > 0) yield* stage(docs)
           return yield* sql`SELECT scope, key, change FROM sync.merge_scopes(${table}::regclass, ${storeId}, ${scopes}::text[])`.pipe(
             Effect.flatMap(Schema.decodeUnknown(Schema.Array(Change))), Effect.orDie)
         })),
       retireOrphans: (table, liveParents) =>
-        sql<{ retired: number }>`SELECT sync.retire_orphans(${table}::regclass, ${storeId}, ${liveParents}::text[]) AS retired`.pipe(
-          Effect.map(([row]) => Number(row?.retired ?? 0)))
+        fenced(sql)(sql<{ retired: number }>`SELECT sync.retire_orphans(${table}::regclass, ${storeId}, ${liveParents}::text[]) AS retired`.pipe(
+          Effect.map(([row]) => Number(row?.retired ?? 0))))
     })
   })
 

@@ -1,0 +1,54 @@
+import { Clock, Duration, Effect, type Ref } from "effect"
+import type { AdvisoryLock } from "../warehouse/advisory-lock.js"
+import type { Leases } from "../warehouse/lease.js"
+import { errorText } from "./errors.js"
+
+/** Every this often a run renews its leases and makes sure its advisory locks' sessions still answer. */
+export const HEARTBEAT = Duration.seconds(2)
+
+interface Beat {
+  readonly leases: Leases
+  readonly run: number
+  /** The advisory locks the run holds, by lock name (the sales one leaves when released). */
+  readonly watched: Ref.Ref<Map<string, AdvisoryLock>>
+  readonly retrySeconds: number
+  /** Stops the run, saying why. */
+  readonly lost: (reason: string) => Effect.Effect<unknown>
+}
+
+/**
+ * Keeps a run's locks for as long as it runs: renews the heartbeat of its leases (a lease that no longer names the
+ * run stops it), and takes again an advisory lock whose session was lost (an idle reaper, a failover, a warehouse
+ * restart), on a new session, for at most `retrySeconds` before the run stops. Meanwhile the lease still names
+ * the run, so another run that gets the advisory lock leaves it alone while the heartbeat goes on.
+ */
+export const heartbeat = (beat: Beat) =>
+  Effect.gen(function*() {
+    const since = new Map<string, { at: number; why: string }>()
+    for (;;) {
+      yield* Effect.sleep(HEARTBEAT)
+      const watched = yield* beat.watched.get
+      const held = yield* beat.leases.beat(beat.run).pipe(Effect.timeout(HEARTBEAT), Effect.option)
+      for (const [lock, advisory] of watched) {
+        if (held._tag === "Some" && !held.value.has(lock)) {
+          const holder = yield* beat.leases.holder(lock).pipe(Effect.orElseSucceed(() => null))
+          return yield* beat.lost(holder === null ? `its lease of the ${lock} lock was taken from it` : `run ${holder} took over its lease of the ${lock} lock`)
+        }
+        if (yield* advisory.alive) continue
+        const now = yield* Clock.currentTimeMillis
+        const down = since.get(lock)
+        if (down === undefined) yield* Effect.logWarning(`the database session holding the ${lock} lock was lost; taking the lock again`)
+        const retaken = yield* advisory.retake.pipe(Effect.either)
+        if (retaken._tag === "Right" && retaken.right) {
+          yield* Effect.logInfo(`the ${lock} lock is held again, on a new session, after ${((now - (down?.at ?? now)) / 1000).toFixed(1)} s`)
+          since.delete(lock)
+          continue
+        }
+        const why = retaken._tag === "Left" ? errorText(retaken.left) : "another session holds it"
+        if (down !== undefined && now - down.at > beat.retrySeconds * 1000) {
+          return yield* beat.lost(`the database session holding its ${lock} lock was lost and the lock could not be taken again within ${beat.retrySeconds} s (${why})`)
+        }
+        since.set(lock, { at: down?.at ?? now, why })
+      }
+    }
+  })

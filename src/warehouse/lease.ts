@@ -1,0 +1,147 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Data, Effect, FiberRef, Option, Schema } from "effect"
+
+/** A heartbeat older than this frees the lease: its run stopped, or cannot reach the warehouse. */
+export const LEASE_TTL_SECONDS = 15
+
+/** The run lost its lock (another run took its lease, or the lock could not be held): it stopped writing. */
+export class RunLockLost extends Data.TaggedError("RunLockLost")<{ readonly storeId: string; readonly runId: number; readonly reason: string }> {
+  override get message() {
+    return `sync run ${this.runId} of store ${this.storeId} lost its lock: ${this.reason}. It stopped and wrote nothing ` +
+      `more after that; the next run resumes from the last checkpoints.`
+  }
+}
+
+/** What every write of a run proves first: the lease of `lock` still names `token` (the run id). */
+export interface Guard {
+  readonly storeId: string
+  readonly lock: string
+  readonly token: number
+  /** Runs a whole unit of work again while the warehouse connection is lost, for a bounded time. */
+  readonly retry: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /** Stops the run that lost its lease (reports it, then interrupts the caller). */
+  readonly lost: (reason: string) => Effect.Effect<never>
+}
+
+/** The guard of the phase a fiber runs in; none outside a run (`status`, the demo's reset), which writes unguarded. */
+export const currentGuard = FiberRef.unsafeMake<Option.Option<Guard>>(Option.none())
+export const withGuard = (guard: Guard) => <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.locally(effect, currentGuard, Option.some(guard))
+
+const Holder = Schema.Array(Schema.Struct({ holder: Schema.NullOr(Schema.NumberFromString) }))
+
+/**
+ * Proves the lease in the current transaction. FOR SHARE keeps it: a run taking the lease over waits for this
+ * transaction to commit, and then sees all it wrote.
+ */
+const prove = (sql: SqlClient.SqlClient, guard: Guard) =>
+  sql`SELECT holder FROM sync.run_leases WHERE store_id = ${guard.storeId} AND lock = ${guard.lock} FOR SHARE`.pipe(
+    Effect.flatMap(Schema.decodeUnknown(Holder)),
+    Effect.orDie,
+    Effect.flatMap(([row]) => {
+      const holder = row?.holder ?? null
+      if (holder === guard.token) return Effect.void
+      return guard.lost(holder === null ? `its lease of the ${guard.lock} lock was released` : `run ${holder} took over its lease of the ${guard.lock} lock`)
+    })
+  )
+
+/**
+ * A write of a run: in a transaction (the caller's, or one of its own, retried whole while the connection is lost)
+ * that first proves the run's lease. Every write of a sync goes through here; outside a run it is the write alone.
+ */
+export const fenced = (sql: SqlClient.SqlClient) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+  Effect.flatMap(FiberRef.get(currentGuard), (guard) => {
+    if (Option.isNone(guard)) return effect
+    const proved = Effect.zipRight(prove(sql, guard.value), effect)
+    return Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (tx) =>
+      Option.isSome(tx) ? proved : guard.value.retry(sql.withTransaction(proved)))
+  })
+
+/** A lease as an acquiring run sees it. */
+export const LeaseView = Schema.Struct({
+  lock: Schema.String,
+  holder: Schema.NullOr(Schema.NumberFromString),
+  /** The heartbeat in microseconds since the epoch, to tell whether it moved. */
+  beat: Schema.NullOr(Schema.BigInt),
+  age: Schema.NullOr(Schema.Number),
+  running: Schema.Boolean
+})
+export type LeaseView = typeof LeaseView.Type
+
+/** A holder watched while its heartbeat stood still: its process is gone, though its run still says 'running'. */
+export interface StillHolder {
+  readonly run: number
+  readonly beat: bigint
+}
+
+/** Free to take: nobody holds it, its run ended, its heartbeat is older than the TTL, or it has not moved since watched. */
+export const isFree = (view: LeaseView, still: Option.Option<StillHolder>) =>
+  view.holder === null || !view.running || view.age === null || view.age > LEASE_TTL_SECONDS ||
+  (Option.isSome(still) && view.holder === still.value.run && view.beat !== null && view.beat <= still.value.beat)
+
+/** One store's leases (sync.run_leases, migration 012). */
+export const makeLeases = (sql: SqlClient.SqlClient, storeId: string) => {
+  const views = Schema.decodeUnknown(Schema.Array(LeaseView))
+  const select = (lock: string, forUpdate: boolean) =>
+    sql`SELECT l.lock, l.holder, (extract(epoch FROM l.heartbeat_at) * 1000000)::bigint::text AS beat,
+               extract(epoch FROM now() - l.heartbeat_at)::float8 AS age, coalesce(r.status = 'running', false) AS running
+        FROM sync.run_leases l LEFT JOIN sync.runs r ON r.id = l.holder
+        WHERE l.store_id = ${storeId} AND l.lock = ${lock} ${sql.literal(forUpdate ? "FOR UPDATE OF l" : "")}`.pipe(
+      Effect.flatMap(views), Effect.orDie, Effect.map((rows) => rows[0] ?? { lock, holder: null, beat: null, age: null, running: false }))
+  /** The lease, locked until the transaction ends (its row made first if need be). */
+  const lockRow = (lock: string) =>
+    Effect.zipRight(sql`INSERT INTO sync.run_leases (store_id, lock) VALUES (${storeId}, ${lock}) ON CONFLICT DO NOTHING`, select(lock, true))
+  /**
+   * A run whose lease was taken over ended then, unless it still holds a live lease (its other resources): its row
+   * must not overlap the next run's in sync.runs, and its own end, if it comes, changes nothing.
+   */
+  const retire = (run: number) =>
+    sql`UPDATE sync.runs SET status = 'failed', outcome = 'interrupted', finished_at = now(),
+               error = 'interrupted: its heartbeat stopped before the run finished (the process ended, or lost the warehouse), so the next run ' ||
+                       'took its lock over and resumed from the last checkpoints'
+        WHERE id = ${run} AND status = 'running' AND NOT EXISTS (
+          SELECT 1 FROM sync.run_leases WHERE holder = ${run} AND heartbeat_at > now() - make_interval(secs => ${LEASE_TTL_SECONDS}))`
+  return {
+    read: (lock: string) => select(lock, false),
+    /**
+     * Claims, in one transaction, the leases of `locks` that `free` says may be taken: each is emptied (its holder,
+     * if any, is fenced out from now on, and recorded as ended). The first is required: none is claimed without it.
+     * Returns the locks claimed.
+     */
+    claim: (locks: ReadonlyArray<string>, free: (view: LeaseView) => boolean) =>
+      Effect.gen(function*() {
+        const claimed: Array<string> = []
+        const before = new Set<number>()
+        for (const lock of locks) {
+          const view = yield* lockRow(lock)
+          if (!free(view)) {
+            if (claimed.length === 0) return claimed
+            continue
+          }
+          claimed.push(lock)
+          if (view.holder !== null) before.add(view.holder)
+          yield* sql`UPDATE sync.run_leases SET holder = NULL, heartbeat_at = NULL WHERE store_id = ${storeId} AND lock = ${lock}`
+        }
+        for (const run of before) yield* retire(run)
+        return claimed
+      }),
+    /** Names `run` in the claimed leases still empty; returns those it now holds. */
+    take: (locks: ReadonlyArray<string>, run: number) =>
+      sql<{ lock: string }>`UPDATE sync.run_leases SET holder = ${run}, heartbeat_at = now()
+                            WHERE store_id = ${storeId} AND lock = ANY(${locks}::text[]) AND holder IS NULL RETURNING lock`.pipe(
+        Effect.map((rows) => new Set(rows.map((r) => r.lock)))),
+    /** Renews every lease `run` holds; returns the locks it still holds. */
+    beat: (run: number) =>
+      sql<{ lock: string }>`UPDATE sync.run_leases SET heartbeat_at = now() WHERE store_id = ${storeId} AND holder = ${run} RETURNING lock`.pipe(
+        Effect.map((rows) => new Set(rows.map((r) => r.lock)))),
+    holder: (lock: string) => Effect.map(select(lock, false), (view) => view.holder),
+    release: (lock: string, run: number) =>
+      sql`UPDATE sync.run_leases SET holder = NULL, heartbeat_at = NULL WHERE store_id = ${storeId} AND lock = ${lock} AND holder = ${run}`.pipe(
+        Effect.asVoid)
+  }
+}
+export type Leases = ReturnType<typeof makeLeases>
+
+/** Runs a whole unit of work of a run (a stream, from its checkpoints) again while the warehouse connection is lost. */
+export const retryInRun = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.flatMap(FiberRef.get(currentGuard), (guard) => (Option.isSome(guard) ? guard.value.retry(effect) : effect))
