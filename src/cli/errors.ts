@@ -75,7 +75,7 @@ export const forStore = <A, E, R>(command: string, program: (storeId: string) =>
 /**
  * Every failure ends as one paragraph on stderr naming the cause (then exit code 1 from the runtime), after the
  * command's JSON outcome line when stderr is not a terminal (see forStore); stack traces only with SHOPSYNC_DEBUG=1.
- * Command-line mistakes are already explained by the CLI library.
+ * Command-line mistakes are explained before the command runs (command-line.ts, exit 64).
  */
 export const reportFailure = <A, E, R>(program: Effect.Effect<A, E, R>) =>
   program.pipe(

@@ -1,14 +1,14 @@
 import { Config, type ConfigError, Effect } from "effect"
 import { marketingSettingsOption } from "../marketing-client/config.js"
-import { fullPassConfig, marketingSettingsConfig, SETTINGS, storeIdConfig, storeSettingsConfig } from "./settings.js"
+import { fullPassConfig, marketingSettingsConfig, serveSettingsConfig, SETTINGS, storeIdConfig, storeSettingsConfig } from "./settings.js"
 
 /** Every setting that has a value, checked (one error naming them all): a wrong one is wrong whatever the command. */
 const everySetValue = Config.all([...SETTINGS.values()].map((setting) => Config.option(setting.config)))
 
 /**
  * What each command reads before it may start: checked first, so a missing or wrong setting stops it before it starts
- * the warehouse (initdb) or the sync, not after. Commands not listed (the simulators, commands that report on the
- * configuration themselves) check their settings as they read them.
+ * the warehouse (initdb) or the sync, not after. Commands not listed (the simulators, `check`, which reports on the
+ * configuration itself) check their settings as they read them.
  */
 const NEEDS: Readonly<Record<string, ReadonlyArray<Effect.Effect<unknown, ConfigError.ConfigError>>>> = {
   sync: [storeSettingsConfig, fullPassConfig, marketingSettingsOption],
@@ -17,7 +17,10 @@ const NEEDS: Readonly<Record<string, ReadonlyArray<Effect.Effect<unknown, Config
   status: [storeIdConfig],
   migrate: [],
   demo: [],
-  "marketing-hooks": [marketingSettingsConfig]
+  "marketing-hooks": [marketingSettingsConfig],
+  serve: [storeSettingsConfig, fullPassConfig, marketingSettingsOption, serveSettingsConfig],
+  "store-hooks": [storeSettingsConfig],
+  warehouse: []
 }
 
 /** The settings `command` (the first word after shopsync) needs, each set value valid; nothing for other commands. */

@@ -2,6 +2,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
+import { SETTINGS } from "../../src/config/settings.js"
 
 const root = path.resolve(fileURLToPath(new URL("../..", import.meta.url)))
 const read = (file: string) => fs.readFileSync(path.join(root, file), "utf8")
@@ -12,6 +13,11 @@ const code = (text: string) => text.split("\n").filter((line) => !/^\s*#/.test(l
 const SUPPORTED_NODE = { 22: "2027-04-30", 24: "2028-04-30" } as const
 
 describe("the deploy examples", () => {
+  it("the example config file names every setting shopsync reads", () => {
+    const example = read("config/shopsync.env.example")
+    expect([...SETTINGS.keys()].filter((name) => !new RegExp(`^#? ?${name}=`, "m").test(example))).toEqual([])
+  })
+
   it("the image builds in one stage and ships in another, on a supported slim Node.js, with production dependencies only, as a non-root user", () => {
     const lines = code(read("config/docker/Dockerfile"))
     const froms = lines.filter((line) => /^FROM\s/i.test(line))
