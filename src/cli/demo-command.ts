@@ -121,6 +121,10 @@ export const demoCommand = Command.make("demo", { orders, seed }, (o) =>
     if (contacts !== expectedContacts) {
       return yield* new DemoMismatch({ message: `the marketing simulator holds ${contacts} contacts, the warehouse derives ${expectedContacts}` })
     }
+    process.stdout.write(
+      `\nthe demo's rows are under store id "${STORE_ID}": \`STORE_ID=${STORE_ID} shopsync status\` shows them; ` +
+        "`shopsync warehouse start` keeps the warehouse up for psql or a BI tool (see the README's \"Connecting to the warehouse\")\n"
+    )
   }).pipe(Effect.scoped, Effect.provide(OutboxLive.pipe(Layer.provideMerge(DatabaseLive))))).pipe(
     Command.withDescription(
       "Shows shopsync end to end on a simulated store, in store id \"demo\". Starts the store simulator and the warehouse (embedded PostgreSQL unless DATABASE_URL is set), runs a full sync " +

@@ -1,12 +1,11 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { Data, Effect, Option } from "effect"
-import pg from "pg"
 import { embeddedConfig } from "../config/settings.js"
 import { credentialsFile, readCredentials } from "./credentials.js"
 import { embeddedUrl, pgLayer, WAREHOUSE_DATABASE } from "./database.js"
 import { asStartFailure, defaultDataDir, type EmbeddedServer, makeServerReachable, othersGone, prepareDataDir, runningCredentials, serverOf } from "./embedded.js"
-import { setupDatabase } from "./embedded-setup.js"
+import { setupDatabase, withSuperuser } from "./embedded-setup.js"
 import { migrate } from "./migrate.js"
 import { isDetached, runningServer, serverLog, startDetached, stopServer } from "./server-process.js"
 
@@ -65,21 +64,13 @@ export const stopWarehouse = Effect.gen(function*() {
 })
 
 const databaseSize = (server: EmbeddedServer) =>
-  Effect.tryPromise(async () => {
-    const client = new pg.Client({
-      host: "127.0.0.1", port: server.port, user: server.user, password: server.password, database: "postgres",
-      application_name: "shopsync-status"
-    })
-    await client.connect()
-    try {
+  Effect.tryPromise(() =>
+    withSuperuser(server, "postgres", async (client) => {
       const { rows } = await client.query<{ size: string | null }>(
         "SELECT pg_size_pretty(pg_database_size(datname)) AS size FROM pg_database WHERE datname = $1", [WAREHOUSE_DATABASE]
       )
       return rows[0]?.size ?? "not created yet"
-    } finally {
-      await client.end()
-    }
-  }).pipe(Effect.catchAll((e) => Effect.succeed(`unknown (${e.message})`)))
+    }, "shopsync-status")).pipe(Effect.catchAll((e) => Effect.succeed(`unknown (${e.message})`)))
 
 /** Bytes under a directory (the data directory of a stopped server). */
 const sizeOnDisk = (dir: string): number =>

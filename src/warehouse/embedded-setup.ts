@@ -16,10 +16,13 @@ export interface SuperuserAccess {
   readonly password: string
 }
 
-const withClient = async <A>(server: SuperuserAccess, database: string, f: (client: pg.Client) => Promise<A>): Promise<A> => {
+/** One short superuser session on the embedded server (setup, the stop check, sizes), closed whatever `f` does. */
+export const withSuperuser = async <A>(
+  server: SuperuserAccess, database: string, f: (client: pg.Client) => Promise<A>, application = "shopsync-setup"
+): Promise<A> => {
   const client = new pg.Client({
     host: "127.0.0.1", port: server.port, user: server.user, password: server.password, database,
-    application_name: "shopsync-setup"
+    application_name: application
   })
   await client.connect()
   try {
@@ -55,7 +58,7 @@ export const setupDatabase = (server: SuperuserAccess, ownerPassword: string, da
   })
 
 const setup = (server: SuperuserAccess, ownerPassword: string, database: string) =>
-  withClient(server, "postgres", async (client) => {
+  withSuperuser(server, "postgres", async (client) => {
     await client.query("SELECT pg_advisory_lock(hashtext('shopsync:setup'))")
     await ensureRole(client, OWNER, "LOGIN")
     // Also for a role of that name someone made by hand: its attributes are what least privilege says.
@@ -67,7 +70,7 @@ const setup = (server: SuperuserAccess, ownerPassword: string, database: string)
     const name = client.escapeIdentifier(database)
     if (found.rowCount === 0) await client.query(`CREATE DATABASE ${name} OWNER ${client.escapeIdentifier(OWNER)}`)
     else if (found.rows[0]!.owner !== OWNER) await client.query(`ALTER DATABASE ${name} OWNER TO ${client.escapeIdentifier(OWNER)}`)
-    await withClient(server, database, async (db) => {
+    await withSuperuser(server, database, async (db) => {
       await db.query("SELECT set_config('shopsync.owner', $1, false)", [OWNER])
       await db.query(sqlFile("access/owner"))
     })

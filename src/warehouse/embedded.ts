@@ -2,9 +2,9 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Data, Duration, Effect } from "effect"
-import pg from "pg"
 import { type Credentials, credentialsFile, generateCredentials, OWNER, readCredentials, SUPERUSER, writeCredentials } from "./credentials.js"
 import EmbeddedPostgres from "./embedded-postgres.js"
+import { withSuperuser } from "./embedded-setup.js"
 import { initDataDir, runningServer, SERVER_FLAGS, ServerProcessFailed, setSuperuserPassword } from "./server-process.js"
 
 export class EmbeddedPostgresFailed extends Data.TaggedError("EmbeddedPostgresFailed")<{
@@ -144,19 +144,11 @@ const acquire = ({ dataDir, port }: { dataDir: string; port: number }) =>
 
 /** Connections of other shopsync processes (the pool's application_name) to the server. */
 export const otherConnections = (server: Pick<EmbeddedServer, "port" | "user" | "password">) =>
-  Effect.tryPromise(async () => {
-    const client = new pg.Client({
-      host: "127.0.0.1", port: server.port, user: server.user, password: server.password, database: "postgres",
-      application_name: "shopsync-stop-check"
-    })
-    await client.connect()
-    try {
+  Effect.tryPromise(() =>
+    withSuperuser(server, "postgres", async (client) => {
       const { rows } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'shopsync'")
       return rows[0]!.n
-    } finally {
-      await client.end()
-    }
-  })
+    }, "shopsync-stop-check"))
 
 /**
  * Other shopsync processes may have joined the server this one started (a `backfill` or `sync --wait` beside

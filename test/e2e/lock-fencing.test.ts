@@ -6,6 +6,7 @@ import { dailyNetSales } from "../../src/simulator/store/reports/reference.js"
 import EmbeddedPostgres from "../../src/warehouse/embedded-postgres.js"
 import { defaultDataDir } from "../../src/warehouse/embedded.js"
 import { startCli } from "../support/cli.js"
+import { sqlRows } from "../support/database.js"
 import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
 import { freePort } from "../support/ports.js"
 import { expectOrdersMatchStore, expectRefundsMatchStore, failedSync, ms, runStatuses, streamState } from "../support/scenarios.js"
@@ -175,16 +176,7 @@ describe("a warehouse restarting under a running sync (a PostgreSQL of its own)"
   const clock = manualClock(ms("2026-09-01T12:00:00Z"))
   let delay = 0
   let ordersRequests = 0
-  const rows = async <T,>(text: string, params: unknown[] = []): Promise<T[]> => {
-    const client = new pg.Client({ connectionString: url })
-    client.setTypeParser(1082, (v) => v)
-    await client.connect()
-    try {
-      return (await client.query(text, params)).rows as T[]
-    } finally {
-      await client.end()
-    }
-  }
+  const rows = <T,>(text: string, params: unknown[] = []) => sqlRows<T>(url, text, params)
   const view = () => ({ sim, rows }) as unknown as Harness
   const netSales = () =>
     rows<Record<string, string | number>>(
