@@ -45,7 +45,7 @@ export const checkCommand = Command.make("check", {}, () =>
       return yield* failure
     }))).pipe(
     Command.withDescription(
-      "Tests the setup without syncing or writing any data, one line per check with the fix when one fails: the store (reachable, " +
+      "Tests the setup without syncing or writing any data. One line per check, with the fix when one fails: the store (reachable, " +
         "TLS certificate trusted, consumer key accepted, and which streams' routes it serves: one small request each), the warehouse " +
         "(connects, migration level, this role may write: a test row is rolled back) and, when MARKETING_* is set, the marketing " +
         "service (a token is obtained). Exit codes: 0 every check passed (routes the store does not serve are listed, not failures); " +

@@ -59,7 +59,8 @@ const serveLayer = Effect.gen(function*() {
 
 export const serveCommand = Command.make("serve", {}, () => Effect.flatMap(serveLayer, (layer) => Effect.provide(serve, layer))).pipe(
   Command.withDescription(
-    "Runs until stopped (the mode for a systemd service or a Kubernetes Deployment): an HTTP server on SHOPSYNC_HTTP_HOST " +
+    "Keeps the warehouse fresh within seconds until stopped (the mode for a systemd service or a Kubernetes Deployment). " +
+      "An HTTP server on SHOPSYNC_HTTP_HOST " +
       "(default 127.0.0.1) and SHOPSYNC_HTTP_PORT (default 8787) that takes the store's signed webhooks at POST /webhooks/store " +
       "(checked against STORE_WEBHOOK_SECRET; subscribe them with `shopsync store-hooks ensure --url …`), stores each in an inbox " +
       "and applies it within a second, only when it is newer than what the warehouse holds; the changed contacts are pushed " +

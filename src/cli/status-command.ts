@@ -77,7 +77,7 @@ export const statusCommand = Command.make("status", { json, wide }, (o) =>
       Effect.provide(DatabaseLive)
     ))).pipe(
     Command.withDescription(
-      "Shows where the configured store (STORE_ID) stands, in 100 columns: per stream its cursor (or last full pass), the rows the " +
+      "Shows where the configured store (STORE_ID) stands. In 100 columns: per stream its cursor (or last full pass), the rows the " +
         "warehouse holds, the rows its last run wrote, when it last ran and how that went, with errors on lines of their own; then the " +
         "recent runs and their outcome, quarantined store documents, and the marketing outbox (pending, sent, failed, quarantined " +
         "contacts and why). --wide adds every column and how each stream reads the store; --json prints it all as one JSON document."

@@ -46,8 +46,8 @@ const removeCommand = Command.make("remove", { url }, (o) =>
 
 export const storeHooksCommand = Command.make("store-hooks").pipe(
   Command.withDescription(
-    "The store's webhook subscriptions that feed `shopsync serve` (STORE_API_URL, STORE_CONSUMER_KEY, STORE_CONSUMER_SECRET; " +
-      "the key's user needs the manage_woocommerce capability)."
+    "Lists, ensures or removes the store's webhook subscriptions that feed `shopsync serve`. They use STORE_API_URL, STORE_CONSUMER_KEY and " +
+      "STORE_CONSUMER_SECRET; the key's user needs the manage_woocommerce capability."
   ),
   Command.withSubcommands([listCommand, ensureCommand, removeCommand])
 )

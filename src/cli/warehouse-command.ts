@@ -168,7 +168,7 @@ const restoreCommand = Command.make("restore", { file: fileArg("a file written b
 
 export const warehouseCommand = Command.make("warehouse").pipe(
   Command.withDescription(
-    "Runs the warehouse for the people who query it: start/stop/status of the embedded PostgreSQL, connection URLs, " +
+    "Runs the warehouse for the people who query it. Start/stop/status of the embedded PostgreSQL, connection URLs, " +
       "read-only logins, an SQL shell, backup and restore."
   ),
   Command.withSubcommands([
