@@ -1,6 +1,7 @@
-import { Clock, Duration, Effect, type Ref } from "effect"
+import { Clock, Duration, Effect, Option, type Ref } from "effect"
 import type { AdvisoryLock } from "../warehouse/advisory-lock.js"
 import type { Leases } from "../warehouse/lease.js"
+import { atMost } from "../warehouse/reconnect.js"
 import { errorText } from "./errors.js"
 
 /** Every this often a run renews its leases and makes sure its advisory locks' sessions still answer. */
@@ -28,7 +29,7 @@ export const heartbeat = (beat: Beat) =>
     for (;;) {
       yield* Effect.sleep(HEARTBEAT)
       const watched = yield* beat.watched.get
-      const held = yield* beat.leases.beat(beat.run).pipe(Effect.timeout(HEARTBEAT), Effect.option)
+      const held = yield* beat.leases.beat(beat.run).pipe(Effect.option, atMost(HEARTBEAT), Effect.map(Option.flatten))
       for (const [lock, advisory] of watched) {
         if (held._tag === "Some" && !held.value.has(lock)) {
           const holder = yield* beat.leases.holder(lock).pipe(Effect.orElseSucceed(() => null))

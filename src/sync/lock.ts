@@ -3,7 +3,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Clock, Deferred, Duration, Effect, ExecutionStrategy, Exit, Option, Ref, Scope } from "effect"
 import { type AdvisoryLock, holdAdvisoryLock } from "../warehouse/advisory-lock.js"
 import { type Guard, type Leases, makeLeases, RunLockLost, type StillHolder, isFree } from "../warehouse/lease.js"
-import { retryConnection } from "../warehouse/reconnect.js"
+import { atMost, retryConnection } from "../warehouse/reconnect.js"
 import type { Run } from "./runs.js"
 import { heartbeat } from "./heartbeat.js"
 
@@ -44,7 +44,7 @@ const holdLock = (storeId: string, lock: string, leases: Leases, token: Ref.Ref<
     if (Option.isNone(advisory)) yield* Scope.close(scope, Exit.void)
     else {
       const release = Effect.flatMap(Ref.get(token), (run) => (run === null ? Effect.void : leases.release(lock, run)))
-      yield* Scope.addFinalizer(scope, release.pipe(Effect.timeout(Duration.seconds(5)), Effect.ignore))
+      yield* Scope.addFinalizer(scope, release.pipe(Effect.ignore, atMost(Duration.seconds(5))))
     }
     return Option.map(advisory, (held) => ({ lock, advisory: held, close: Scope.close(scope, Exit.void) }))
   })

@@ -1,12 +1,13 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Duration, Effect, ExecutionStrategy, Exit, Option, Ref, Schema, Scope } from "effect"
+import { atMost } from "./reconnect.js"
 
 const Locked = Schema.Struct({ locked: Schema.Boolean })
 
 /** A session-level advisory lock held on a connection of its own, which may be lost with that connection. */
 export interface AdvisoryLock {
-  /** The session holding the lock still answers (within 3 s). */
+  /** The session holding the lock still answers (within 10 s). */
   readonly alive: Effect.Effect<boolean>
   /** Takes the lock again on a new session, the old one being gone; false while another session holds it. */
   readonly retake: Effect.Effect<boolean, SqlError>
@@ -29,9 +30,10 @@ const attempt = (namespace: string, key: string, parent: Scope.Scope) =>
       const { locked } = yield* Schema.decodeUnknown(Locked)(rows[0]).pipe(Effect.orDie)
       if (!locked) return Option.none()
       const [unlock, unlockParams] = sql`SELECT pg_advisory_unlock(hashtext(${namespace}), hashtext(${key}))`.compile()
-      yield* Scope.addFinalizer(scope, conn.execute(unlock, unlockParams, undefined).pipe(Effect.timeout(Duration.seconds(3)), Effect.ignore))
+      yield* Scope.addFinalizer(scope, conn.execute(unlock, unlockParams, undefined).pipe(Effect.ignore, atMost(Duration.seconds(3))))
+      // A session that errs is gone; one that does not answer within 10 s (a busy machine answers sooner) is taken for gone.
       const alive = conn.execute("SELECT 1", [], undefined).pipe(
-        Effect.timeout(Duration.seconds(3)), Effect.as(true), Effect.orElseSucceed(() => false))
+        Effect.as(true), Effect.orElseSucceed(() => false), atMost(Duration.seconds(10)), Effect.map(Option.getOrElse(() => false)))
       return Option.some({ scope, alive })
     })
     return yield* taken.pipe(Effect.tap((held) => (Option.isNone(held) ? Scope.close(scope, Exit.void) : Effect.void)), Effect.onError(() => Scope.close(scope, Exit.void)))

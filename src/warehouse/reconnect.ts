@@ -46,3 +46,11 @@ export const retryConnection = (boundSeconds: number) => <A, E, R>(effect: Effec
       yield* Effect.sleep(Duration.millis(delay))
     }
   })
+
+/**
+ * Waits at most `duration` for a statement, without interrupting it: @effect/sql-pg answers an interrupt with
+ * `pg_cancel_backend`, sent from another pool connection, which on a busy pool may run after the statement ended and
+ * its connection went on to another run's transaction, cancelling that. Left to run, the statement ends on its own.
+ */
+export const atMost = (duration: Duration.DurationInput) => <A, E, R>(statement: Effect.Effect<A, E, R>) =>
+  Effect.timeoutOption(Effect.disconnect(statement), duration)
