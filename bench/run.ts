@@ -12,12 +12,13 @@
  *      over as many connections;
  *   4. the daily net sales views, timed on the pipeline's warehouse;
  *   5. the same backfill against a store answering every request after 250 ms, at concurrency 1, 2, 4, 8;
- *   6. the backfill of a store three times bigger (growth of time and memory).
+ *   6. the backfill of a store three times bigger (growth of time and memory);
+ *   7. freshness with `shopsync serve`: webhooks, a delivery burst, the scheduled sync alone (bench/freshness.ts).
  * Prints the figures, the ratios and the targets, and writes bench/results/latest.json.
  *
  *   npm run bench                        # 100,000 orders, 300,000 for growth (about half an hour)
  *   npm run bench -- --quick             # a small store: checks the benchmark itself in about a minute
- *   npm run bench -- --orders N --concurrency C --latency-orders N --growth-orders N --skip-latency --skip-growth
+ *   npm run bench -- --orders N --concurrency C --latency-orders N --growth-orders N --skip-latency --skip-growth --skip-freshness
  */
 import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -28,6 +29,7 @@ import { Effect, Exit, Scope } from "effect"
 import pg from "pg"
 import { defaultDataDir, embeddedPostgres } from "../src/warehouse/embedded.js"
 import { copyToFile, tableColumns } from "./copy.js"
+import { freshness, reportFreshness } from "./freshness.js"
 
 const root = path.resolve(fileURLToPath(new URL("..", import.meta.url)))
 const flag = (name: string) => process.argv.includes(`--${name}`)
@@ -229,6 +231,7 @@ const main = async () => {
       const url = await freshDatabase("growth")
       growth = summaryOf(await measure(shopsync(backfill), { postgres, simulator: bigSim.pid }, env(url, bigSim.url)))
     }
+    const fresh = flag("skip-freshness") ? undefined : await freshness({ quick, shopsync, startSimulator, freshDatabase, env })
 
     const limit = Math.max(source.seconds, sink.seconds)
     const speedup = (c: number) => {
@@ -269,9 +272,11 @@ const main = async () => {
         pipelineOverLimit: Number((pipeline.seconds / limit).toFixed(2)),
         limitedBy: source.seconds >= sink.seconds ? "source" : "sink",
         latencyConcurrency4OverConcurrency1: speedup(4)
-      }
+      },
+      freshness: fresh
     }
     report(result)
+    if (fresh) reportFreshness(fresh)
     fs.mkdirSync(path.join(root, "bench/results"), { recursive: true })
     fs.writeFileSync(path.join(root, "bench/results/latest.json"), `${JSON.stringify(result, null, 2)}\n`)
   } finally {

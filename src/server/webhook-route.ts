@@ -1,4 +1,3 @@
-import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
@@ -9,6 +8,7 @@ import { countDelivery } from "../webhooks/delivery-metrics.js"
 import { deliveryHeaders, isPing, signatureMatches } from "../webhooks/headers.js"
 import { Inbox } from "../webhooks/inbox.js"
 import { InboxSignal } from "../webhooks/worker.js"
+import { limitedBody } from "./limited-body.js"
 import { ServeState } from "./serve-state.js"
 
 /** The largest body taken; a larger one is refused (413) without reading past this. */
@@ -17,17 +17,6 @@ export const MAX_BODY_BYTES = 1024 * 1024
 const answer = (status: number, body: Record<string, unknown>) => HttpServerResponse.unsafeJson(body, { status })
 
 const rejected = (status: number, error: string) => Effect.as(countDelivery("rejected"), answer(status, { error }))
-
-/** The body, at most MAX_BODY_BYTES: none when it is larger (said by Content-Length, or found while reading). */
-const readBody = (request: HttpServerRequest.HttpServerRequest) => {
-  const declared = Number(request.headers["content-length"] ?? "0")
-  if (declared > MAX_BODY_BYTES) return Effect.succeed(Option.none<Uint8Array>())
-  return request.arrayBuffer.pipe(
-    HttpIncomingMessage.withMaxBodySize(Option.some(MAX_BODY_BYTES)),
-    Effect.map((buffer) => Option.some(new Uint8Array(buffer))),
-    Effect.catchAll(() => Effect.succeed(Option.none<Uint8Array>()))
-  )
-}
 
 /**
  * POST /webhooks/store[/<store_id>]: a delivery is verified (base64 HMAC-SHA256 of the raw body under
@@ -40,8 +29,9 @@ export const webhookRoute = (secret: Option.Option<Redacted.Redacted<string>>) =
     if (!(yield* Ref.get(state.accepting))) return answer(503, { error: "shutting down; send again later" })
     const { storeId } = yield* HttpRouter.params
     if (storeId !== undefined && storeId !== state.storeId) return answer(404, { error: `this server takes deliveries for store ${state.storeId}` })
-    const read = yield* readBody(request)
-    if (Option.isNone(read)) return yield* rejected(413, `body larger than ${MAX_BODY_BYTES} bytes`)
+    const read = yield* limitedBody(request, MAX_BODY_BYTES)
+    // The rest of the body is left unread: the connection closes with the answer.
+    if (Option.isNone(read)) return yield* Effect.map(rejected(413, `body larger than ${MAX_BODY_BYTES} bytes`), HttpServerResponse.setHeader("connection", "close"))
     const raw = read.value
     const text = Buffer.from(raw).toString("utf8")
     const headers = deliveryHeaders(request.headers)

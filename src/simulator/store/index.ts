@@ -33,6 +33,7 @@ import { registerTaxes } from "./taxes/taxes.ts"
 import { registerVariations } from "./products/variations.ts"
 import { WebhookDelivery } from "./webhooks/webhook-delivery.ts"
 import { registerWebhooks } from "./webhooks/webhooks.ts"
+import { withControls } from "./control.ts"
 
 export type { FaultKind, FaultRule } from "../http/faults.ts"
 export type { StoreAuthOptions } from "./auth.ts"
@@ -132,8 +133,9 @@ export const startStoreSimulator = async (options: StoreSimulatorOptions = {}): 
   const faults = new FaultInjector(options.faults ?? [], { errorBody: errorBodyFor, nowMs: () => clock.now() })
   const requests: LoggedRequest[] = []
   let url = ""
+  let delivery: WebhookDelivery | undefined
   const server = await listen(
-    createRequestHandler({
+    withControls({ state, delivery: () => delivery }, createRequestHandler({
       router,
       state,
       clock,
@@ -144,21 +146,22 @@ export const startStoreSimulator = async (options: StoreSimulatorOptions = {}): 
       log: requests,
       apiUrl: () => url,
       storefront: createStorefront(state, options.storefrontRateLimit ?? {}),
-    }),
+    })),
     options.host ?? "127.0.0.1",
     options.port ?? 0,
   )
   url = `${server.origin}${API_ROOT}`
-  const delivery = new WebhookDelivery(state, () => ({ apiUrl: url, dp: 2, site: state.site, context: "view" }))
+  const hooks = new WebhookDelivery(state, () => ({ apiUrl: url, dp: 2, site: state.site, context: "view" }))
+  delivery = hooks
   return {
     url,
     storefrontUrl: `${server.origin}${STORE_API_ROOT}/v1`,
     state,
     requests,
     setFaults: (rules) => faults.setRules(rules),
-    webhooksIdle: () => delivery.idle(),
+    webhooksIdle: () => hooks.idle(),
     close: async () => {
-      delivery.close()
+      hooks.close()
       await server.close()
     },
   }
