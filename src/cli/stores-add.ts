@@ -1,4 +1,3 @@
-import * as readline from "node:readline"
 import { Args, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { Data, Effect, Layer, Option, Redacted } from "effect"
 import { isStoreApiRoot, marketingUrlProblem, normalMarketingUrl, parseDurationMs } from "../config/settings.js"
@@ -90,13 +89,35 @@ const secretSources = Options.all({
   return Effect.succeed({ ...o, marketing })
 }))
 
-/** The first line of standard input (prompted for on a terminal); empty when nothing was piped in. */
+/** A line typed on the terminal without echoing it (Ctrl-C stops the command as a signal would). */
+const readHidden = (prompt: string) =>
+  new Promise<string>((resolve) => {
+    const stdin = process.stdin
+    process.stderr.write(prompt)
+    stdin.setRawMode(true)
+    stdin.resume()
+    let text = ""
+    const finish = () => {
+      stdin.off("data", onData)
+      stdin.setRawMode(false)
+      stdin.pause()
+      process.stderr.write("\n")
+      resolve(text)
+    }
+    const onData = (data: Buffer) => {
+      for (const ch of data.toString("utf8")) {
+        if (ch === "\r" || ch === "\n" || ch === "\u0004") return finish()
+        if (ch === "\u0003") return (finish(), void process.kill(process.pid, "SIGINT"))
+        text = ch === "\u007f" ? text.slice(0, -1) : text + ch
+      }
+    }
+    stdin.on("data", onData)
+  })
+
+/** The first line of standard input (asked for, unechoed, on a terminal); empty when nothing was piped in. */
 const readLine = (prompt: string) =>
   Effect.promise(async () => {
-    if (process.stdin.isTTY) {
-      const rl = readline.createInterface({ input: process.stdin, output: process.stderr })
-      return new Promise<string>((resolve) => rl.question(prompt, (answer) => (rl.close(), resolve(answer))))
-    }
+    if (process.stdin.isTTY) return readHidden(prompt)
     let text = ""
     for await (const chunk of process.stdin) text += String(chunk)
     return text.split("\n")[0]!.replace(/\r$/, "")
