@@ -19,6 +19,7 @@ import { simulateCommand } from "../cli/simulate-command.js"
 import { serveCommand } from "../cli/serve-command.js"
 import { statusCommand } from "../cli/status-command.js"
 import { storeHooksCommand } from "../cli/store-hooks-command.js"
+import { storesCommand } from "../cli/stores-command.js"
 import { syncCommand } from "../cli/sync-command.js"
 import { warehouseCommand } from "../cli/warehouse-command.js"
 import { configProvider } from "../config/config-file.js"
@@ -49,6 +50,7 @@ const shopsync = Command.make("shopsync").pipe(
     checkCommand,
     serveCommand,
     storeHooksCommand,
+    storesCommand,
     marketingHooksCommand,
     simulateCommand,
     warehouseCommand,

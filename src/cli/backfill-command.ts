@@ -39,7 +39,7 @@ const day = (name: string, description: string) =>
 const today = () => new Date().toISOString().slice(0, 10)
 
 /** --since and --until, in order, checked while the command line is read (a mistake in them exits 64 before any work). */
-const period = Options.all({
+export const period = Options.all({
   since: day("since", "first store-local day to re-read"),
   until: day("until", "last store-local day to re-read, inclusive (default: up to the store's clock)").pipe(Options.optional)
 }).pipe(

@@ -52,8 +52,11 @@ const failureOf = (cause: Cause.Cause<unknown>): unknown => Option.getOrElse(Cau
  * interrupted (warning) when a signal stopped it before a run recorded that.
  */
 export const forStore = <A, E, R>(command: string, program: (storeId: string) => Effect.Effect<A, E, R>) =>
-  Effect.flatMap(storeIdConfig, (storeId) =>
-    program(storeId).pipe(
+  Effect.flatMap(storeIdConfig, (storeId) => forStoreId(command, storeId, program(storeId)))
+
+/** forStore for a store named on the command line (`stores sync <id>`) rather than by STORE_ID. */
+export const forStoreId = <A, E, R>(command: string, storeId: string, program: Effect.Effect<A, E, R>) =>
+    program.pipe(
       Effect.onExit((exit) =>
         Effect.gen(function*() {
           if (Exit.isSuccess(exit)) return
@@ -70,7 +73,7 @@ export const forStore = <A, E, R>(command: string, program: (storeId: string) =>
       ),
       // A terminal's reader knows the store (the pretty logger would repeat it under every line).
       (effect) => (process.stderr.isTTY === true ? effect : Effect.annotateLogs(effect, "store", storeId))
-    ))
+    )
 
 /**
  * Every failure ends as one paragraph on stderr naming the cause (then exit code 1 from the runtime), after the

@@ -20,6 +20,8 @@ const NEEDS: Readonly<Record<string, ReadonlyArray<Effect.Effect<unknown, Config
   "marketing-hooks": [marketingSettingsConfig],
   serve: [storeSettingsConfig, fullPassConfig, marketingSettingsOption, serveSettingsConfig],
   "store-hooks": [storeSettingsConfig],
+  // A registered store's sync reads the STORE_*/MARKETING_* tuning (page size, timeouts…) and the full passes as it runs.
+  stores: [],
   warehouse: []
 }
 

@@ -70,12 +70,15 @@ const inRange = (name: string, kind: string, range: { min: number; max: number; 
 const wholeNumber = (name: string, fallback: number, range: { min: number; max: number; why?: string }) =>
   named(name, Config.integer().pipe(Config.withDefault(fallback), inRange(name, "a whole number", range)))
 
+/** A store API root: http(s), ending in /v3 (a trailing slash is dropped where it is read). */
+export const isStoreApiRoot = (s: string): boolean => /^https?:\/\/.+\/v3\/?$/.test(s)
+
 const apiUrl = named(
   "STORE_API_URL",
   Config.string().pipe(
     Config.validate({
       message: "STORE_API_URL must be the store API root ending in /v3 (for example https://shop.example/wp-json/wc/v3)",
-      validation: (s) => /^https?:\/\/.+\/v3\/?$/.test(s)
+      validation: isStoreApiRoot
     }),
     Config.map((s) => s.replace(/\/$/, ""))
   )
@@ -94,7 +97,7 @@ const storeAuth = named(
 )
 
 /** Query-string keys end up in proxies' and servers' logs in clear over plain HTTP: refused there. */
-const queryAuthNeedsHttps = (s: StoreSettings): boolean =>
+export const queryAuthNeedsHttps = (s: Pick<StoreSettings, "auth" | "apiUrl">): boolean =>
   s.auth !== "query" || s.apiUrl.startsWith("https://")
 
 export const storeIdConfig = named(
@@ -105,22 +108,30 @@ export const storeIdConfig = named(
   )
 )
 
-export const storeSettingsConfig: Config.Config<StoreSettings> = Config.all({
-  apiUrl,
-  consumerKey: named("STORE_CONSUMER_KEY", Config.redacted()),
-  consumerSecret: named("STORE_CONSUMER_SECRET", Config.redacted(), () => true),
-  storeId: storeIdConfig,
+/** How a sync talks to any store (page size, timeouts, concurrency, auth): a registered store's sync reads these too. */
+export type StoreTuning = Omit<StoreSettings, "apiUrl" | "consumerKey" | "consumerSecret" | "storeId">
+
+export const storeTuningConfig: Config.Config<StoreTuning> = Config.all({
   perPage: wholeNumber("STORE_PER_PAGE", 100, { min: 1, max: 100, why: "the store API's limit" }),
   settleSeconds: wholeNumber("STORE_SETTLE_SECONDS", 2, { min: 0, max: 3600 }),
   maxAttempts: wholeNumber("STORE_MAX_ATTEMPTS", 8, { min: 1, max: 20 }),
   requestTimeoutMs: wholeNumber("STORE_REQUEST_TIMEOUT_MS", 60_000, { min: 1_000, max: 600_000 }),
   concurrency: wholeNumber("STORE_CONCURRENCY", 4, { min: 1, max: 16 }),
   auth: storeAuth
+})
+
+export const storeSettingsConfig: Config.Config<StoreSettings> = Config.all({
+  apiUrl,
+  consumerKey: named("STORE_CONSUMER_KEY", Config.redacted()),
+  consumerSecret: named("STORE_CONSUMER_SECRET", Config.redacted(), () => true),
+  storeId: storeIdConfig,
+  tuning: storeTuningConfig
 }).pipe(
+  Config.map(({ tuning, ...store }): StoreSettings => ({ ...store, ...tuning })),
   Config.validate({
     message: "STORE_AUTH=query sends the consumer key and secret in the URL and needs an https:// STORE_API_URL; " +
       "over plain HTTP use STORE_AUTH=auto or oauth1 (OAuth 1.0a signatures keep the secret out of the request)",
-    validation: queryAuthNeedsHttps
+    validation: (s: StoreSettings) => queryAuthNeedsHttps(s)
   })
 )
 
@@ -210,32 +221,46 @@ export interface MarketingSettings {
   readonly tokenMarginSeconds: number
 }
 
-/** Two checks, so the message says which is wrong; the value is not shown (a URL can carry credentials). */
+/** A marketing root, trimmed and without trailing slashes: what the checks below and `stores add` read. */
+export const normalMarketingUrl = (s: string): string => s.trim().replace(/\/+$/, "")
+
+/** What is wrong with a marketing root (`what` names where it came from), or undefined: two checks, so the message says which. */
+export const marketingUrlProblem = (what: string, s: string): string | undefined =>
+  !/^https?:\/\/[^\s/]+(\/\S*)?$/.test(s)
+    ? `${what} must be an http(s) URL without spaces: the marketing service's root (for example https://marketing.example.com)`
+    : /\/(api|oauth(\/v2)?)$/.test(s)
+    ? `${what} must be the marketing service's root URL, without /api or /oauth/v2 (shopsync adds them)`
+    : undefined
+
+/** The value is not shown (a URL can carry credentials). */
 const marketingBaseUrl = named(
   "MARKETING_BASE_URL",
   Config.string().pipe(
-    Config.map((s) => s.trim().replace(/\/+$/, "")),
-    Config.validate({
-      message: "MARKETING_BASE_URL must be an http(s) URL without spaces: the marketing service's root (for example https://marketing.example.com)",
-      validation: (s) => /^https?:\/\/[^\s/]+(\/\S*)?$/.test(s)
-    }),
-    Config.validate({
-      message: "MARKETING_BASE_URL must be the marketing service's root URL, without /api or /oauth/v2 (shopsync adds them)",
-      validation: (s) => !/\/(api|oauth(\/v2)?)$/.test(s)
+    Config.map(normalMarketingUrl),
+    Config.mapOrFail((s) => {
+      const problem = marketingUrlProblem("MARKETING_BASE_URL", s)
+      return problem === undefined ? Either.right(s) : Either.left(ConfigError.InvalidData([], problem))
     })
   )
 )
 
-export const marketingSettingsConfig: Config.Config<MarketingSettings> = Config.all({
-  baseUrl: marketingBaseUrl,
-  clientId: named("MARKETING_CLIENT_ID", Config.redacted()),
-  clientSecret: named("MARKETING_CLIENT_SECRET", Config.redacted(), () => true),
+/** How the push talks to any marketing service: a registered store's push reads these too. */
+export type MarketingTuning = Omit<MarketingSettings, "baseUrl" | "clientId" | "clientSecret">
+
+export const marketingTuningConfig: Config.Config<MarketingTuning> = Config.all({
   batchSize: wholeNumber("MARKETING_BATCH_SIZE", 200, { min: 1, max: 200 }),
   concurrency: wholeNumber("MARKETING_CONCURRENCY", 2, { min: 1, max: 8 }),
   maxAttempts: wholeNumber("MARKETING_MAX_ATTEMPTS", 6, { min: 1, max: 20 }),
   requestTimeoutMs: wholeNumber("MARKETING_REQUEST_TIMEOUT_MS", 60_000, { min: 1_000, max: 600_000 }),
   tokenMarginSeconds: wholeNumber("MARKETING_TOKEN_MARGIN_SECONDS", 60, { min: 0, max: 3600 })
 })
+
+export const marketingSettingsConfig: Config.Config<MarketingSettings> = Config.all({
+  baseUrl: marketingBaseUrl,
+  clientId: named("MARKETING_CLIENT_ID", Config.redacted()),
+  clientSecret: named("MARKETING_CLIENT_SECRET", Config.redacted(), () => true),
+  tuning: marketingTuningConfig
+}).pipe(Config.map(({ tuning, ...service }): MarketingSettings => ({ ...service, ...tuning })))
 
 /**
  * SHOPSYNC_CONTACT_ROLES: the roles whose users are registered customers, each a marketing contact (the others,
@@ -294,3 +319,28 @@ export const serveSettingsConfig: Config.Config<ServeSettings> = Config.all({
   syncEveryMs: syncEveryConfig,
   webhookSecret: webhookSecretConfig
 })
+
+/** What a master key is and how to make one, for every message about it. */
+export const MASTER_KEY_FORMAT = "32 random bytes as base64 or hex (generate one with `openssl rand -base64 32`)"
+
+/** A 32-byte key written as base64 (44 characters, or 43 unpadded) or hex (64): its bytes, or undefined. */
+export const decodeMasterKey = (text: string): Uint8Array | undefined => {
+  const t = text.trim()
+  if (/^[0-9a-fA-F]{64}$/.test(t)) return Buffer.from(t, "hex")
+  if (!/^[A-Za-z0-9+/]{43}=?$/.test(t)) return undefined
+  const bytes = Buffer.from(t, "base64")
+  return bytes.length === 32 ? bytes : undefined
+}
+
+/** SHOPSYNC_MASTER_KEY: the key the store registry's secrets are encrypted under (AES-256-GCM). */
+export const masterKeyConfig = Config.option(named("SHOPSYNC_MASTER_KEY", Config.redacted().pipe(
+  Config.validate({
+    message: `SHOPSYNC_MASTER_KEY must be ${MASTER_KEY_FORMAT}`,
+    validation: (key) => decodeMasterKey(Redacted.value(key)) !== undefined
+  })
+), () => true))
+
+/** SHOPSYNC_MASTER_KEY_FILE: a file holding the master key instead (read when SHOPSYNC_MASTER_KEY is unset). */
+export const masterKeyFileConfig = Config.option(named("SHOPSYNC_MASTER_KEY_FILE", Config.string().pipe(
+  Config.validate({ message: "SHOPSYNC_MASTER_KEY_FILE must be a file's path", validation: (s) => s.trim() !== "" })
+)))

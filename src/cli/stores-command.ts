@@ -1,0 +1,133 @@
+import { Command, Options } from "@effect/cli"
+import { Effect, Option } from "effect"
+import { STREAMS, SALES_STREAMS } from "../sync/catalogue.js"
+import { RunLockHeld, SyncFailed } from "../sync/errors.js"
+import { Runs, RunsLive } from "../sync/runs.js"
+import { type StoreListing, StoreRegistry } from "../stores/registry.js"
+import { runRegisteredStore, type StoreJob } from "../stores/run.js"
+import { migrate } from "../warehouse/migrate.js"
+import { period } from "./backfill-command.js"
+import { forStoreId } from "./errors.js"
+import { reportPush } from "./push-command.js"
+import { addCommand, formatEvery, registryLayer, storeIdArg } from "./stores-add.js"
+import { parseStreams, streamsOption } from "./streams-option.js"
+import { printSummary } from "./summary.js"
+import { formatTable } from "./table.js"
+
+const out = (text: string) => Effect.sync(() => process.stdout.write(`${text}\n`))
+
+/** A registry row as `stores list --json` prints it: never a secret, only whether one is set. */
+const asJson = (s: StoreListing) => ({
+  store_id: s.storeId,
+  api_url: s.apiUrl,
+  enabled: s.enabled,
+  every: formatEvery(s.everyMs),
+  every_seconds: s.everyMs / 1000,
+  webhook_secret_set: s.hasWebhookSecret,
+  marketing_url: s.marketingUrl,
+  created_at: s.createdAt,
+  updated_at: s.updatedAt,
+  last_success_at: s.lastSuccessAt,
+  last_error: s.lastError,
+  last_error_at: s.lastErrorAt,
+  runner: s.runner
+})
+
+const json = Options.boolean("json").pipe(Options.withDescription("print the stores as a JSON array (one object per store) instead of a table"))
+
+const listCommand = Command.make("list", { json }, (o) =>
+  Effect.gen(function*() {
+    yield* migrate
+    const stores = yield* Effect.flatMap(StoreRegistry, (r) => r.list)
+    if (o.json) return yield* out(JSON.stringify(stores.map(asJson), null, 2))
+    if (stores.length === 0) return yield* out("no stores registered; add one with `shopsync stores add <store_id> --url … --key …`")
+    const rows = stores.map((s) => ({
+      ...asJson(s),
+      enabled: s.enabled ? "yes" : "paused",
+      last_success_at: s.lastSuccessAt ?? "never",
+      runner: s.runner ?? "-"
+    }))
+    yield* out(formatTable(rows, ["store_id", "enabled", "every", "last_success_at", "last_error", "runner", "api_url"]))
+  }).pipe(Effect.provide(registryLayer))).pipe(Command.withDescription(
+    "Lists the registered stores: id, whether enabled or paused, sync interval, when the last sync succeeded, the last " +
+      "error (empty once a sync succeeds), the runner that last ran it (- for a command run on its own) and the API root. " +
+      "Never shows a secret; needs no master key."
+  ))
+
+/** A one-store registry change, its line of output once done. */
+const change = (name: string, description: string, act: (registry: StoreRegistry["Type"], id: string) => Effect.Effect<string, unknown>) =>
+  Command.make(name, { storeId: storeIdArg }, ({ storeId }) =>
+    Effect.gen(function*() {
+      yield* migrate
+      yield* out(yield* act(yield* StoreRegistry, storeId))
+    }).pipe(Effect.provide(registryLayer))).pipe(Command.withDescription(description))
+
+const removeCommand = change(
+  "remove",
+  "Removes a store from the registry: it is no longer synced, and its keys are deleted. The store's rows in the warehouse " +
+    "stay (its orders, refunds, daily sales…, under its store id); adding it again later carries on from them.",
+  (registry, id) => Effect.as(registry.remove(id), `removed store ${id} from the registry; its rows in the warehouse stay (store_id = '${id}')`)
+)
+
+const pauseCommand = change(
+  "pause",
+  "Pauses a store: no scheduled syncs until `stores resume`. Its rows and settings stay; `stores sync` still syncs it on demand.",
+  (registry, id) => Effect.as(registry.setEnabled(id, false), `paused store ${id}: no scheduled syncs until \`shopsync stores resume ${id}\``)
+)
+
+const resumeCommand = change(
+  "resume",
+  "Resumes a paused store: its scheduled syncs start again at its interval.",
+  (registry, id) => Effect.as(registry.setEnabled(id, true), `resumed store ${id}: its scheduled syncs start again`)
+)
+
+const noPush = Options.boolean("no-push").pipe(
+  Options.withDescription("do not push contacts to the store's marketing service after the sync")
+)
+const wait = Options.boolean("wait").pipe(
+  Options.withDescription("if another run holds this store's lock, wait for it instead of exiting")
+)
+
+/** Runs a job of a registered store here and prints what `shopsync sync`/`backfill` print (the summary, the push). */
+const runHere = (command: string, storeId: string, job: StoreJob, push: boolean) =>
+  forStoreId(command, storeId, Effect.gen(function*() {
+    const summary = yield* runRegisteredStore(storeId, job, { runner: Option.none(), ...(push ? { onPush: reportPush } : {}) }).pipe(
+      Effect.tapError((failed) => failed instanceof SyncFailed ? printSummary(failed.summary) : Effect.void)
+    )
+    if (summary === undefined) {
+      const held = new RunLockHeld({ storeId })
+      yield* Effect.flatMap(Runs, (runs) => runs.skipped(command, job.streams, held)).pipe(Effect.provide(RunsLive(storeId)))
+      return yield* held
+    }
+    yield* printSummary(summary)
+  }).pipe(Effect.provide(registryLayer)))
+
+const syncCommand = Command.make("sync", { storeId: storeIdArg, streams: streamsOption("all"), wait, noPush }, (o) =>
+  Effect.gen(function*() {
+    const streams = yield* parseStreams(o.streams, STREAMS)
+    yield* runHere("sync", o.storeId, { streams, mode: { kind: "sync" }, waitForLock: o.wait, named: Option.isSome(o.streams) }, !o.noPush)
+  })).pipe(Command.withDescription(
+    "Syncs a registered store now, in this process, with its registered settings: the same run as `shopsync sync` " +
+      "(incremental, under the store's lock), then the contact push when the store has a marketing service. Records " +
+      "the outcome in the registry (last_success_at, last_error). Works on a paused store too. Exit codes as `shopsync sync`."
+  ))
+
+const backfillCommand = Command.make("backfill", { storeId: storeIdArg, period, streams: streamsOption(SALES_STREAMS.join(",")) }, (o) =>
+  Effect.gen(function*() {
+    const streams = yield* parseStreams(o.streams, SALES_STREAMS)
+    const mode = { kind: "backfill", since: o.period.since, until: o.period.until } as const
+    yield* runHere("backfill", o.storeId, { streams, mode, waitForLock: true, named: Option.isSome(o.streams) }, false)
+  })).pipe(Command.withDescription(
+    "Re-reads a period of a registered store's history (--since, --until: store-local days), as `shopsync backfill` does " +
+      "for the STORE_* store: for a first load of history or to repair a period. Waits for a running sync of the store."
+  ))
+
+export const storesCommand = Command.make("stores").pipe(
+  Command.withDescription(
+    "Many stores in one warehouse: a registry of stores (sync.store_registry), each with its API root, keys (encrypted " +
+      "under SHOPSYNC_MASTER_KEY), sync interval and optional webhook secret and marketing service. `add` registers one, " +
+      "`list` shows them, `pause`/`resume`/`remove` change them, `sync` and `backfill` run one now. The STORE_* variables " +
+      "and the single-store commands are not involved."
+  ),
+  Command.withSubcommands([addCommand, listCommand, removeCommand, pauseCommand, resumeCommand, syncCommand, backfillCommand])
+)

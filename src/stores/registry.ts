@@ -1,0 +1,173 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as SqlSchema from "@effect/sql/SqlSchema"
+import { Context, Data, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { type KeyProblem, type MasterKeyWrong, SecretBox, SecretBoxLive } from "./secret-box.js"
+
+/** A registered store as `stores list` shows it: everything but its keys. */
+export const StoreListing = Schema.Struct({
+  storeId: Schema.String,
+  apiUrl: Schema.String,
+  enabled: Schema.Boolean,
+  /** The sync interval in milliseconds. */
+  everyMs: Schema.Number,
+  hasWebhookSecret: Schema.Boolean,
+  marketingUrl: Schema.NullOr(Schema.String),
+  /** Timestamps as ISO 8601 in UTC. */
+  createdAt: Schema.String,
+  updatedAt: Schema.String,
+  lastSuccessAt: Schema.NullOr(Schema.String),
+  lastError: Schema.NullOr(Schema.String),
+  lastErrorAt: Schema.NullOr(Schema.String),
+  runner: Schema.NullOr(Schema.String)
+})
+export type StoreListing = typeof StoreListing.Type
+
+/** A marketing service a store's contacts go to. */
+export interface StoreMarketing {
+  readonly url: string
+  readonly clientId: Redacted.Redacted<string>
+  readonly clientSecret: Redacted.Redacted<string>
+}
+
+/** A registered store with its secrets opened: what a sync of it needs. */
+export interface RegisteredStore extends StoreListing {
+  readonly consumerKey: Redacted.Redacted<string>
+  readonly consumerSecret: Redacted.Redacted<string>
+  readonly webhookSecret: Option.Option<Redacted.Redacted<string>>
+  readonly marketing: Option.Option<StoreMarketing>
+}
+
+/** What `stores add` registers. */
+export interface NewStore {
+  readonly storeId: string
+  readonly apiUrl: string
+  readonly consumerKey: string
+  readonly consumerSecret: Redacted.Redacted<string>
+  readonly everyMs: number
+  readonly webhookSecret: Option.Option<Redacted.Redacted<string>>
+  readonly marketing: Option.Option<StoreMarketing>
+}
+
+export class StoreNotRegistered extends Data.TaggedError("StoreNotRegistered")<{ readonly storeId: string }> {
+  override get message() {
+    return `store ${this.storeId} is not registered; \`shopsync stores list\` shows the registered stores`
+  }
+}
+
+export class StoreAlreadyRegistered extends Data.TaggedError("StoreAlreadyRegistered")<{ readonly storeId: string }> {
+  override get message() {
+    return `store ${this.storeId} is already registered; to change it, \`shopsync stores remove ${this.storeId}\` and add it again ` +
+      "(its warehouse rows stay)"
+  }
+}
+
+const Sealed = Schema.Struct({
+  consumerKey: Schema.String,
+  consumerSecret: Schema.Uint8ArrayFromSelf,
+  webhookSecret: Schema.NullOr(Schema.Uint8ArrayFromSelf),
+  marketingClientId: Schema.NullOr(Schema.String),
+  marketingClientSecret: Schema.NullOr(Schema.Uint8ArrayFromSelf)
+})
+
+const Found = Schema.Struct({ found: Schema.Boolean })
+
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+
+/** The columns of a StoreListing. */
+const LISTED = `store_id AS "storeId", api_url AS "apiUrl", enabled, (extract(epoch FROM every) * 1000)::float8 AS "everyMs",
+  webhook_secret IS NOT NULL AS "hasWebhookSecret", marketing_url AS "marketingUrl", ${iso("created_at")} AS "createdAt",
+  ${iso("updated_at")} AS "updatedAt", ${iso("last_success_at")} AS "lastSuccessAt", last_error AS "lastError",
+  ${iso("last_error_at")} AS "lastErrorAt", runner`
+
+/** The columns of Sealed. */
+const SEALED = `consumer_key AS "consumerKey", consumer_secret AS "consumerSecret", webhook_secret AS "webhookSecret",
+  marketing_client_id AS "marketingClientId", marketing_client_secret AS "marketingClientSecret"`
+
+/** The registry of stores (sync.store_registry, migration 014); secrets are sealed and opened by SecretBox. */
+export class StoreRegistry extends Context.Tag("StoreRegistry")<StoreRegistry, {
+  /** Registers a store, its secrets sealed under the master key. */
+  readonly add: (store: NewStore) => Effect.Effect<void, StoreAlreadyRegistered | KeyProblem | SqlError>
+  /** Every registered store, by store id, without secrets (needs no master key). */
+  readonly list: Effect.Effect<ReadonlyArray<StoreListing>, SqlError>
+  /** One store with its secrets opened: a wrong master key fails here, before anything is sent to the store. */
+  readonly get: (storeId: string) => Effect.Effect<RegisteredStore, StoreNotRegistered | KeyProblem | MasterKeyWrong | SqlError>
+  /** Deletes the registry row only: the store's warehouse rows stay. */
+  readonly remove: (storeId: string) => Effect.Effect<void, StoreNotRegistered | SqlError>
+  /** Pause (false) or resume (true) the store's scheduled syncs. */
+  readonly setEnabled: (storeId: string, enabled: boolean) => Effect.Effect<void, StoreNotRegistered | SqlError>
+  /** A sync or backfill of the store succeeded; `runner` ran it (None: a command on its own). */
+  readonly recordSuccess: (storeId: string, runner: Option.Option<string>) => Effect.Effect<void, SqlError>
+  /** A sync or backfill of the store failed with `error` (one line, no secret). */
+  readonly recordFailure: (storeId: string, error: string, runner: Option.Option<string>) => Effect.Effect<void, SqlError>
+}>() {}
+
+const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const box = yield* SecretBox
+  const listed = sql.unsafe(`SELECT ${LISTED} FROM sync.store_registry`)
+  const list = SqlSchema.findAll({ Request: Schema.Void, Result: StoreListing, execute: () => sql`${listed} ORDER BY store_id` })(undefined)
+  const one = SqlSchema.findOne({
+    Request: Schema.String,
+    Result: Schema.extend(StoreListing, Sealed),
+    execute: (id) => sql`SELECT ${sql.unsafe(LISTED)}, ${sql.unsafe(SEALED)} FROM sync.store_registry WHERE store_id = ${id}`
+  })
+  /** Whether a statement's RETURNING gave a row: false means no such store. */
+  const touched = (storeId: string, statement: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
+    Effect.flatMap(statement, (rows) => rows.length > 0 ? Effect.void : Effect.fail(new StoreNotRegistered({ storeId })))
+
+  const open = (storeId: string, field: string, value: Uint8Array) => box.open({ storeId, field }, value)
+  const openOption = (storeId: string, field: string, value: Uint8Array | null) =>
+    value === null ? Effect.succeed(Option.none()) : Effect.map(open(storeId, field, value), Option.some)
+
+  const add = (store: NewStore) =>
+    Effect.gen(function*() {
+      const place = (field: string) => ({ storeId: store.storeId, field })
+      const consumerSecret = yield* box.seal(place("consumer_secret"), store.consumerSecret)
+      const webhookSecret = Option.isSome(store.webhookSecret) ? yield* box.seal(place("webhook_secret"), store.webhookSecret.value) : null
+      const m = Option.getOrUndefined(store.marketing)
+      const marketingSecret = m === undefined ? null : yield* box.seal(place("marketing_client_secret"), m.clientSecret)
+      const inserted = yield* SqlSchema.findAll({ Request: Schema.Void, Result: Found, execute: () =>
+        sql`INSERT INTO sync.store_registry (store_id, api_url, consumer_key, consumer_secret, every, webhook_secret,
+              marketing_url, marketing_client_id, marketing_client_secret)
+            VALUES (${store.storeId}, ${store.apiUrl}, ${store.consumerKey}, ${consumerSecret},
+              make_interval(secs => ${store.everyMs / 1000}), ${webhookSecret}, ${m?.url ?? null},
+              ${m === undefined ? null : Redacted.value(m.clientId)}, ${marketingSecret})
+            ON CONFLICT (store_id) DO NOTHING RETURNING true AS found` })(undefined)
+      if (inserted.length === 0) return yield* new StoreAlreadyRegistered({ storeId: store.storeId })
+    })
+
+  const get = (storeId: string) =>
+    Effect.gen(function*() {
+      const found = yield* one(storeId)
+      if (Option.isNone(found)) return yield* new StoreNotRegistered({ storeId })
+      const { consumerKey, consumerSecret, webhookSecret, marketingClientId, marketingClientSecret, ...shown } = found.value
+      const clientSecret = yield* openOption(storeId, "marketing_client_secret", marketingClientSecret)
+      const marketing = Option.all({ url: Option.fromNullable(shown.marketingUrl), clientId: Option.fromNullable(marketingClientId), clientSecret })
+      return {
+        ...shown,
+        consumerKey: Redacted.make(consumerKey),
+        consumerSecret: yield* open(storeId, "consumer_secret", consumerSecret),
+        webhookSecret: yield* openOption(storeId, "webhook_secret", webhookSecret),
+        marketing: Option.map(marketing, (x) => ({ ...x, clientId: Redacted.make(x.clientId) }))
+      } satisfies RegisteredStore
+    }).pipe(Effect.catchTag("ParseError", Effect.die))
+
+  return StoreRegistry.of({
+    add: (store) => add(store).pipe(Effect.catchTag("ParseError", Effect.die)),
+    list: list.pipe(Effect.catchTag("ParseError", Effect.die)),
+    get,
+    remove: (storeId) => touched(storeId, sql`DELETE FROM sync.store_registry WHERE store_id = ${storeId} RETURNING store_id`),
+    setEnabled: (storeId, enabled) =>
+      touched(storeId, sql`UPDATE sync.store_registry SET enabled = ${enabled}, updated_at = now() WHERE store_id = ${storeId} RETURNING store_id`),
+    recordSuccess: (storeId, runner) =>
+      sql`UPDATE sync.store_registry SET last_success_at = now(), last_error = NULL, last_error_at = NULL,
+            runner = ${Option.getOrNull(runner)} WHERE store_id = ${storeId}`.pipe(Effect.asVoid),
+    recordFailure: (storeId, error, runner) =>
+      sql`UPDATE sync.store_registry SET last_error = ${error}, last_error_at = now(), runner = ${Option.getOrNull(runner)}
+          WHERE store_id = ${storeId}`.pipe(Effect.asVoid)
+  })
+})
+
+/** The registry over the warehouse's SqlClient, with its SecretBox (the master key is read when first needed). */
+export const StoreRegistryLive = Layer.effect(StoreRegistry, make).pipe(Layer.provide(SecretBoxLive))
