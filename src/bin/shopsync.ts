@@ -1,27 +1,15 @@
 import * as os from "node:os"
 import * as v8 from "node:v8"
 import { Command } from "@effect/cli"
+import { shopsync } from "../cli/commands.js"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Exit, Layer, Logger, LogLevel, Option } from "effect"
-import { backfillCommand } from "../cli/backfill-command.js"
-import { checkCommand } from "../cli/check-command.js"
-import { demoCommand } from "../cli/demo-command.js"
 import { planCommandLine } from "../cli/command-line.js"
 import { reportFailure } from "../cli/errors.js"
 import { helpText } from "../cli/help.js"
 import { helpStyle } from "../cli/help-text.js"
 import { signalName, stopWhenOrphanedUnderNpm } from "../cli/signals.js"
-import { marketingHooksCommand } from "../cli/marketing-hooks-command.js"
-import { migrateCommand } from "../cli/migrate-command.js"
-import { pushCommand } from "../cli/push-command.js"
-import { simulateCommand } from "../cli/simulate-command.js"
-import { serveCommand } from "../cli/serve-command.js"
-import { statusCommand } from "../cli/status-command.js"
-import { storeHooksCommand } from "../cli/store-hooks-command.js"
-import { storesCommand } from "../cli/stores-command.js"
-import { syncCommand } from "../cli/sync-command.js"
-import { warehouseCommand } from "../cli/warehouse-command.js"
 import { configProvider } from "../config/config-file.js"
 import { preflight } from "../config/preflight.js"
 import { leaveSignalsToRuntime } from "../warehouse/embedded-postgres.js"
@@ -30,33 +18,6 @@ import { leaveSignalsToRuntime } from "../warehouse/embedded-postgres.js"
 // alive; V8 would let the old generation grow to ~4× that before collecting it. 1.5× keeps the peak
 // RSS well under 300 MB for a few full collections more (measured: same CPU time).
 v8.setFlagsFromString("--heap-growing-percent=50")
-
-const shopsync = Command.make("shopsync").pipe(
-  Command.withDescription(
-    "Syncs a commerce store's API into a PostgreSQL warehouse (embedded unless DATABASE_URL is set), keeps " +
-      "analytics.daily_net_sales current and pushes the store's customers to a marketing service as contacts. " +
-      "Settings come from the environment, then from the config file SHOPSYNC_CONFIG (default ./shopsync.env): " +
-      "STORE_API_URL, STORE_CONSUMER_KEY, STORE_CONSUMER_SECRET, STORE_ID, DATABASE_URL, and for the contact push " +
-      "MARKETING_BASE_URL, MARKETING_CLIENT_ID, MARKETING_CLIENT_SECRET; config/shopsync.env.example lists them all. " +
-      "Exit codes: 0 done; 1 failed (a wrong setting included, before anything ran); 2 some streams failed, the others ran; " +
-      "64 a mistake on the command line; 75 another run holds the store's lock; 130/143 stopped by SIGINT/SIGTERM."
-  ),
-  Command.withSubcommands([
-    syncCommand,
-    backfillCommand,
-    pushCommand,
-    migrateCommand,
-    statusCommand,
-    checkCommand,
-    serveCommand,
-    storeHooksCommand,
-    storesCommand,
-    marketingHooksCommand,
-    simulateCommand,
-    warehouseCommand,
-    demoCommand
-  ])
-)
 
 const cli = Command.run(shopsync, { name: "shopsync", version: "0.1.0" })
 
