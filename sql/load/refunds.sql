@@ -1,4 +1,12 @@
 -- Merge the staged refunds; `parent_id` is the order (the store-wide list carries it, per-order lists get it added).
+-- With statistics on the staged page the statements probe the warehouse's indexes for its ids instead of hashing tables.
+ANALYZE sync_batch (store_id, id);
+
+-- A refund the warehouse holds as it is would be rewritten, with its lines, for nothing.
+DELETE FROM sync_batch b
+USING store.refunds r
+WHERE r.store_id = b.store_id AND r.id = b.id AND r.deleted_at IS NULL AND r.doc = b.doc;
+
 -- jsonb_to_record reads each document once, instead of once per `d->>'field'`.
 INSERT INTO store.refunds AS r (store_id, id, order_id, date_created, date_created_local, amount, reason, refunded_by, refunded_payment, doc, synced_at, deleted_at)
 SELECT b.store_id, b.id, d.parent_id,
@@ -12,9 +20,6 @@ ON CONFLICT (store_id, id) DO UPDATE SET
   order_id = EXCLUDED.order_id, date_created = EXCLUDED.date_created, date_created_local = EXCLUDED.date_created_local,
   amount = EXCLUDED.amount, reason = EXCLUDED.reason, refunded_by = EXCLUDED.refunded_by,
   refunded_payment = EXCLUDED.refunded_payment, doc = EXCLUDED.doc, synced_at = EXCLUDED.synced_at, deleted_at = NULL;
-
--- With statistics on the staged page the delete probes the refund_id index instead of scanning the table.
-ANALYZE sync_batch (store_id, id);
 
 DELETE FROM store.refund_line_items t USING sync_batch b WHERE t.store_id = b.store_id AND t.refund_id = b.id;
 
