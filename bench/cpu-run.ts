@@ -4,7 +4,7 @@
  * (dist/, build it first) backfilling it. Prints the CPU seconds of the CLI and of PostgreSQL per 100,000
  * documents and the statements that cost PostgreSQL the most; `--prof DIR` writes the CLI's V8 CPU profile there.
  *
- *   npx tsx bench/cpu-run.ts --orders 20000 [--prof DIR] [--port 25460] [--keep]   # --keep: leave the database
+ *   npx tsx bench/cpu-run.ts --orders 20000 [--prof DIR] [--dist DIR] [--port 25460] [--keep]   # --keep: leave the database
  */
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -23,7 +23,9 @@ const arg = (name: string) => {
 const orders = Number(arg("orders") ?? 20_000)
 const prof = arg("prof")
 const port = Number(arg("port") ?? 25_460)
-const cli = (args: ReadonlyArray<string>) => [process.execPath, ...(prof ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(prof)] : []), path.join(root, "dist/bin/shopsync.js"), ...args]
+/** The compiled CLI to measure: this checkout's, or another's (`--dist`, to compare two versions on one store). */
+const entry = path.join(path.resolve(arg("dist") ?? path.join(root, "dist")), "bin/shopsync.js")
+const cli = (args: ReadonlyArray<string>) => [process.execPath, ...(prof ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(prof)] : []), entry, ...args]
 
 /** Starts the server for the scope, pg_stat_statements preloaded (a restart the first time it is asked for). */
 const startServer = async () => {
@@ -102,7 +104,7 @@ const main = async () => {
       DATABASE_URL: url, STORE_API_URL: sim.url, STORE_CONSUMER_KEY: "ck_demo", STORE_CONSUMER_SECRET: "cs_demo",
       STORE_ID: "bench", STORE_SETTLE_SECONDS: "0", STORE_CONCURRENCY: "4"
     }
-    await run([process.execPath, path.join(root, "dist/bin/shopsync.js"), "migrate"], env)
+    await run([process.execPath, entry, "migrate"], env)
     await withClient(url, async (c) => {
       await c.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
       await c.query("SELECT pg_stat_statements_reset()")

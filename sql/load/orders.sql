@@ -10,6 +10,9 @@ WHERE o.store_id = b.store_id AND o.id = b.id
   AND (o.date_modified > ((b.doc->>'date_modified_gmt')::timestamp AT TIME ZONE 'UTC')
        OR (o.deleted_at IS NULL AND o.doc = b.doc));
 
+-- Only the orders the warehouse already holds have lines to remove (none, in a backfill of a new warehouse).
+UPDATE sync_batch b SET known = true FROM store.orders o WHERE o.store_id = b.store_id AND o.id = b.id;
+
 INSERT INTO store.orders AS o (
   store_id, id, parent_id, number, status, currency, created_via,
   date_created, date_created_local, date_modified, date_paid, date_completed,
@@ -54,11 +57,11 @@ ON CONFLICT (store_id, id) DO UPDATE SET
   doc = EXCLUDED.doc, synced_at = EXCLUDED.synced_at, deleted_at = NULL;
 
 -- Lines belong to their order's current version: replace them wholesale.
-DELETE FROM store.order_line_items t USING sync_batch b WHERE t.store_id = b.store_id AND t.order_id = b.id;
-DELETE FROM store.order_tax_lines t USING sync_batch b WHERE t.store_id = b.store_id AND t.order_id = b.id;
-DELETE FROM store.order_shipping_lines t USING sync_batch b WHERE t.store_id = b.store_id AND t.order_id = b.id;
-DELETE FROM store.order_fee_lines t USING sync_batch b WHERE t.store_id = b.store_id AND t.order_id = b.id;
-DELETE FROM store.order_coupon_lines t USING sync_batch b WHERE t.store_id = b.store_id AND t.order_id = b.id;
+DELETE FROM store.order_line_items t USING sync_batch b WHERE b.known AND t.store_id = b.store_id AND t.order_id = b.id;
+DELETE FROM store.order_tax_lines t USING sync_batch b WHERE b.known AND t.store_id = b.store_id AND t.order_id = b.id;
+DELETE FROM store.order_shipping_lines t USING sync_batch b WHERE b.known AND t.store_id = b.store_id AND t.order_id = b.id;
+DELETE FROM store.order_fee_lines t USING sync_batch b WHERE b.known AND t.store_id = b.store_id AND t.order_id = b.id;
+DELETE FROM store.order_coupon_lines t USING sync_batch b WHERE b.known AND t.store_id = b.store_id AND t.order_id = b.id;
 
 INSERT INTO store.order_line_items (store_id, id, order_id, product_id, variation_id, name, sku, quantity, price, subtotal, subtotal_tax, total, total_tax, doc)
 SELECT b.store_id, (l->>'id')::bigint, b.id, (l->>'product_id')::bigint, nullif(l->>'variation_id', '')::bigint,

@@ -74,8 +74,10 @@ export const makeLoader = (storeId: string) =>
 
     // One temp table per connection, emptied when the page's transaction commits. Documents of a few KB would be
     // compressed on the way in and decompressed by every statement that reads them: staged, they stay plain.
+    // `known`: the warehouse holds a version of the document (set by the merges with children to replace).
     const createStage = sql.unsafe(`
-      CREATE TEMP TABLE IF NOT EXISTS sync_batch (store_id text NOT NULL, id bigint NOT NULL, doc jsonb NOT NULL) ON COMMIT DELETE ROWS;
+      CREATE TEMP TABLE IF NOT EXISTS sync_batch (store_id text NOT NULL, id bigint NOT NULL, doc jsonb NOT NULL, known boolean NOT NULL DEFAULT false)
+        ON COMMIT DELETE ROWS;
       ALTER TABLE sync_batch ALTER COLUMN doc SET STORAGE EXTERNAL`)
 
     // A document listed twice keeps its last copy.
