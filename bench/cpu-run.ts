@@ -59,16 +59,16 @@ const withClient = async <A>(url: string, f: (c: pg.Client) => Promise<A>) => {
 }
 
 const run = (command: ReadonlyArray<string>, env: Record<string, string>) =>
-  new Promise<{ stdout: string; cpu: number }>((resolve, reject) => {
-    const child = spawn("/usr/bin/time", ["-f", "TIME %U %S", ...command], { cwd: root, env: { ...process.env, SHOPSYNC_CONFIG: "/dev/null", ...env } })
+  new Promise<{ stdout: string; cpu: number; peakRssMb: number }>((resolve, reject) => {
+    const child = spawn("/usr/bin/time", ["-f", "TIME %U %S %M", ...command], { cwd: root, env: { ...process.env, SHOPSYNC_CONFIG: "/dev/null", ...env } })
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (d) => (stdout += String(d)))
     child.stderr.on("data", (d) => (stderr += String(d)))
     child.on("close", (code) => {
-      const m = /TIME ([\d.]+) ([\d.]+)/.exec(stderr)
+      const m = /TIME ([\d.]+) ([\d.]+) (\d+)/.exec(stderr)
       if (code !== 0 || !m) return reject(new Error(`${command.join(" ")} failed (${code}):\n${stderr.slice(-2000)}`))
-      resolve({ stdout, cpu: Number(m[1]) + Number(m[2]) })
+      resolve({ stdout, cpu: Number(m[1]) + Number(m[2]), peakRssMb: Math.round(Number(m[3]) / 1024) })
     })
   })
 
@@ -118,7 +118,7 @@ const main = async () => {
     const top = await withClient(url, async (c) => (await c.query(TOP_STATEMENTS, [name])).rows)
     console.log(backfill.stdout.trim().split("\n").slice(-3).join("\n"))
     console.log(`${orders} orders, ${documents} documents: CLI ${backfill.cpu.toFixed(1)} CPU-s (${per100k(backfill.cpu, documents)} per 100k documents), ` +
-      `PostgreSQL ${pgCpu.toFixed(1)} CPU-s (${per100k(pgCpu, documents)} per 100k documents)`)
+      `PostgreSQL ${pgCpu.toFixed(1)} CPU-s (${per100k(pgCpu, documents)} per 100k documents); CLI peak RSS ${backfill.peakRssMb} MB`)
     console.table(top)
   } finally {
     sim.stop()
