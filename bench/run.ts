@@ -12,13 +12,15 @@
  *      over as many connections;
  *   4. the daily net sales views, timed on the pipeline's warehouse;
  *   5. the same backfill against a store answering every request after 250 ms, at concurrency 1, 2, 4, 8;
- *   6. the backfill of a store three times bigger (growth of time and memory);
- *   7. freshness with `shopsync serve`: webhooks, a delivery burst, the scheduled sync alone (bench/freshness.ts).
+ *   6. the backfill of a store three times bigger (growth of time and memory), and ten times with --growth-million;
+ *   7. CPU per document and the combined limit (bench/cpu.ts);
+ *   8. freshness with `shopsync serve`: webhooks, a delivery burst, the scheduled sync alone (bench/freshness.ts).
  * Prints the figures, the ratios and the targets, and writes bench/results/latest.json.
  *
  *   npm run bench                        # 100,000 orders, 300,000 for growth (about half an hour)
  *   npm run bench -- --quick             # a small store: checks the benchmark itself in about a minute
  *   npm run bench -- --orders N --concurrency C --latency-orders N --growth-orders N --skip-latency --skip-growth --skip-freshness
+ *   npm run bench -- --growth-million    # growth to 10 × orders too (1,000,000 orders: hours)
  */
 import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -29,6 +31,7 @@ import { Effect, Exit, Scope } from "effect"
 import pg from "pg"
 import { defaultDataDir, embeddedPostgres } from "../src/warehouse/embedded.js"
 import { copyToFile, tableColumns } from "./copy.js"
+import { cpuFigures, cpuTargetRows, type GrowthRun } from "./cpu.js"
 import { freshness, reportFreshness } from "./freshness.js"
 
 const root = path.resolve(fileURLToPath(new URL("..", import.meta.url)))
@@ -43,6 +46,7 @@ const products = arg("products", quick ? 60 : 2_000)
 const concurrency = arg("concurrency", 4)
 const latencyOrders = arg("latency-orders", quick ? 1_000 : orders)
 const growthOrders = arg("growth-orders", orders * 3)
+const growthSizes = flag("skip-growth") ? [] : [growthOrders, ...(flag("growth-million") ? [orders * 10] : [])]
 const LATENCY_CONCURRENCY = [1, 2, 4, 8]
 /** A no-change sync of orders, refunds, products and reports: the clock, then per listing one walk request and one count. */
 const INCREMENTAL_REQUESTS = 1 + 2 * 2 + 2 + 2 * 2
@@ -171,11 +175,10 @@ const main = async () => {
     return url
   }
 
-  console.error(`starting simulators: ${orders} orders; ${latencyOrders} with 250 ms latency; ${growthOrders} for growth`)
-  const [sim, slowSim, bigSim] = await Promise.all([
+  console.error(`starting simulators: ${orders} orders; ${latencyOrders} with 250 ms latency`)
+  const [sim, slowSim] = await Promise.all([
     startSimulator(orders),
-    flag("skip-latency") ? undefined : startSimulator(latencyOrders, "latency:250ms"),
-    flag("skip-growth") ? undefined : startSimulator(growthOrders)
+    flag("skip-latency") ? undefined : startSimulator(latencyOrders, "latency:250ms")
   ])
   const env = (url: string, apiUrl: string, storeConcurrency = concurrency) => ({
     DATABASE_URL: url,
@@ -225,11 +228,19 @@ const main = async () => {
         latency.push({ concurrency: c, ...summaryOf(await measure(shopsync(backfill), { postgres, simulator: slowSim.pid }, env(url, slowSim.url, c))) })
       }
     }
-    let growth: Run | undefined
-    if (bigSim) {
-      console.error(`growth: backfill of ${growthOrders} orders`)
-      const url = await freshDatabase("growth")
-      growth = summaryOf(await measure(shopsync(backfill), { postgres, simulator: bigSim.pid }, env(url, bigSim.url)))
+    const growth: Array<Run & GrowthRun> = []
+    for (const size of growthSizes) {
+      console.error(`growth: backfill of ${size} orders`)
+      // One big store at a time: a million orders' simulator alone takes gigabytes.
+      const bigSim = await startSimulator(size)
+      try {
+        const url = await freshDatabase(`growth${size}`)
+        const run = summaryOf(await measure(shopsync(backfill), { postgres, simulator: bigSim.pid }, env(url, bigSim.url)))
+        const rssGrowthPercent = Math.round(((run.peakRssMb - pipeline.peakRssMb) / pipeline.peakRssMb) * 100)
+        growth.push({ orders: size, ...run, timeRatio: Number((run.seconds / pipeline.seconds).toFixed(2)), rssGrowthPercent })
+      } finally {
+        bigSim.stop()
+      }
     }
     const fresh = flag("skip-freshness") ? undefined : await freshness({ quick, shopsync, startSimulator, freshDatabase, env })
 
@@ -267,7 +278,8 @@ const main = async () => {
       plainNoChangeSync: plainNoChange,
       views,
       latency250ms: latency.map((l) => ({ ...l, speedupOverConcurrency1: speedup(l.concurrency) })),
-      growth: growth && { orders: growthOrders, ...growth, timeRatio: Number((growth.seconds / pipeline.seconds).toFixed(2)), rssGrowthPercent: Math.round(((growth.peakRssMb - pipeline.peakRssMb) / pipeline.peakRssMb) * 100) },
+      growth,
+      cpu: cpuFigures(sourceRun, sinkRun, pipeline, dump.documents, os.cpus().length),
       ratios: {
         pipelineOverLimit: Number((pipeline.seconds / limit).toFixed(2)),
         limitedBy: source.seconds >= sink.seconds ? "source" : "sink",
@@ -280,7 +292,7 @@ const main = async () => {
     fs.mkdirSync(path.join(root, "bench/results"), { recursive: true })
     fs.writeFileSync(path.join(root, "bench/results/latest.json"), `${JSON.stringify(result, null, 2)}\n`)
   } finally {
-    for (const s of [sim, slowSim, bigSim]) s?.stop()
+    for (const s of [sim, slowSim]) s?.stop()
     for (const name of databases) await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
     await client.end()
     await Effect.runPromise(Scope.close(scope, Exit.void))
@@ -345,7 +357,8 @@ type Result = {
   plainNoChangeSync: Run
   views: Record<string, number>
   latency250ms: ReadonlyArray<Run & { concurrency: number; speedupOverConcurrency1: number | undefined }>
-  growth: (Run & { orders: number; timeRatio: number; rssGrowthPercent: number }) | undefined
+  growth: ReadonlyArray<Run & GrowthRun>
+  cpu: ReturnType<typeof cpuFigures>
   ratios: { pipelineOverLimit: number; limitedBy: string; latencyConcurrency4OverConcurrency1: number | undefined }
 }
 
@@ -371,7 +384,7 @@ const report = (r: Result) => {
     "no-change, incremental streams": row(r.noChangeIncrementalSync, 0, { requests: r.noChangeIncrementalSync.requests, "run s": r.noChangeIncrementalSync.runSeconds }),
     "plain sync, all streams after the sales": row(r.plainFirstSync, r.plainFirstSync.rows, { requests: r.plainFirstSync.requests, "run s": r.plainFirstSync.runSeconds }),
     "plain sync, no change": row(r.plainNoChangeSync, r.plainNoChangeSync.rows, { requests: r.plainNoChangeSync.requests, "run s": r.plainNoChangeSync.runSeconds }),
-    ...(r.growth ? { [`backfill, ${r.growth.orders} orders`]: row(r.growth, r.growth.rows, { requests: r.growth.requests }) } : {})
+    ...Object.fromEntries(r.growth.map((g) => [`backfill, ${g.orders} orders`, row(g, g.rows, { requests: g.requests })]))
   })
   if (r.latency250ms.length > 0) {
     console.log("backfill with 250 ms per request")
@@ -381,8 +394,8 @@ const report = (r: Result) => {
   console.log("targets")
   console.table({
     "backfill ≤ 1.25 × max(source, sink)": { value: `${r.ratios.pipelineOverLimit} × (${r.ratios.limitedBy}-bound)`, target: verdict(r.ratios.pipelineOverLimit <= 1.25) },
-    "peak RSS < 300 MB": { value: `${Math.max(r.backfill.peakRssMb, r.firstSync.peakRssMb, r.growth?.peakRssMb ?? 0)} MB`, target: verdict(Math.max(r.backfill.peakRssMb, r.firstSync.peakRssMb, r.growth?.peakRssMb ?? 0) < 300) },
-    "RSS growth to 3× orders < 20%": { value: r.growth ? `${r.growth.rssGrowthPercent}% (time × ${r.growth.timeRatio})` : "-", target: verdict(r.growth && r.growth.rssGrowthPercent < 20) },
+    "peak RSS < 300 MB": { value: `${Math.max(r.backfill.peakRssMb, r.firstSync.peakRssMb)} MB`, target: verdict(Math.max(r.backfill.peakRssMb, r.firstSync.peakRssMb) < 300) },
+    ...cpuTargetRows(r.cpu, r.machine.cores, r.growth),
     "250 ms latency: concurrency 4 ≥ 3.5 × concurrency 1": { value: `${r.ratios.latencyConcurrency4OverConcurrency1 ?? "-"} ×`, target: verdict(r.ratios.latencyConcurrency4OverConcurrency1 === undefined ? undefined : r.ratios.latencyConcurrency4OverConcurrency1 >= 3.5) },
     "no-change sync: O(1) requests per incremental stream": { value: `${r.noChangeIncrementalSync.requests} requests for orders, refunds, products, reports`, target: verdict(r.noChangeIncrementalSync.requests <= INCREMENTAL_REQUESTS) },
     "no-change plain sync (defaults) ≤ 10 requests": { value: `${r.plainNoChangeSync.requests} requests`, target: verdict(r.plainNoChangeSync.requests <= 10) },

@@ -13,4 +13,6 @@ ON CONFLICT (store_id, id) DO UPDATE SET
   status = EXCLUDED.status, price = EXCLUDED.price, regular_price = EXCLUDED.regular_price, sale_price = EXCLUDED.sale_price,
   stock_quantity = EXCLUDED.stock_quantity, stock_status = EXCLUDED.stock_status,
   date_created = EXCLUDED.date_created, date_modified = EXCLUDED.date_modified,
-  doc = EXCLUDED.doc, synced_at = EXCLUDED.synced_at, deleted_at = NULL;
+  doc = EXCLUDED.doc, synced_at = EXCLUDED.synced_at, deleted_at = NULL
+-- A document the warehouse holds as it is is not rewritten.
+WHERE p.doc IS DISTINCT FROM EXCLUDED.doc OR p.deleted_at IS NOT NULL;

@@ -1,4 +1,15 @@
 -- Merge the staged refunds; `parent_id` is the order (the store-wide list carries it, per-order lists get it added).
+-- With statistics on the staged page the statements probe the warehouse's indexes for its ids instead of hashing tables.
+ANALYZE sync_batch (store_id, id);
+
+-- A refund the warehouse holds as it is would be rewritten, with its lines, for nothing.
+DELETE FROM sync_batch b
+USING store.refunds r
+WHERE r.store_id = b.store_id AND r.id = b.id AND r.deleted_at IS NULL AND r.doc = b.doc;
+
+-- Only the refunds the warehouse already holds have lines to remove.
+UPDATE sync_batch b SET known = true FROM store.refunds r WHERE r.store_id = b.store_id AND r.id = b.id;
+
 -- jsonb_to_record reads each document once, instead of once per `d->>'field'`.
 INSERT INTO store.refunds AS r (store_id, id, order_id, date_created, date_created_local, amount, reason, refunded_by, refunded_payment, doc, synced_at, deleted_at)
 SELECT b.store_id, b.id, d.parent_id,
@@ -13,10 +24,7 @@ ON CONFLICT (store_id, id) DO UPDATE SET
   amount = EXCLUDED.amount, reason = EXCLUDED.reason, refunded_by = EXCLUDED.refunded_by,
   refunded_payment = EXCLUDED.refunded_payment, doc = EXCLUDED.doc, synced_at = EXCLUDED.synced_at, deleted_at = NULL;
 
--- With statistics on the staged page the delete probes the refund_id index instead of scanning the table.
-ANALYZE sync_batch (store_id, id);
-
-DELETE FROM store.refund_line_items t USING sync_batch b WHERE t.store_id = b.store_id AND t.refund_id = b.id;
+DELETE FROM store.refund_line_items t USING sync_batch b WHERE b.known AND t.store_id = b.store_id AND t.refund_id = b.id;
 
 INSERT INTO store.refund_line_items (store_id, id, refund_id, product_id, variation_id, name, quantity, subtotal, total, total_tax, doc)
 SELECT b.store_id, (l->>'id')::bigint, b.id, (l->>'product_id')::bigint, nullif(l->>'variation_id', '')::bigint, l->>'name',

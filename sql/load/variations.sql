@@ -13,4 +13,6 @@ ON CONFLICT (store_id, id) DO UPDATE SET
   regular_price = EXCLUDED.regular_price, sale_price = EXCLUDED.sale_price,
   stock_quantity = EXCLUDED.stock_quantity, stock_status = EXCLUDED.stock_status,
   date_created = EXCLUDED.date_created, date_modified = EXCLUDED.date_modified,
-  doc = EXCLUDED.doc, synced_at = EXCLUDED.synced_at, deleted_at = NULL;
+  doc = EXCLUDED.doc, synced_at = EXCLUDED.synced_at, deleted_at = NULL
+-- A document the warehouse holds as it is is not rewritten.
+WHERE v.doc IS DISTINCT FROM EXCLUDED.doc OR v.deleted_at IS NOT NULL;

@@ -102,7 +102,7 @@ const updateSlices = (stream: string, rows: number, change: (entries: Entries) =
 const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.flatMap(SqlClient.SqlClient, (sql) => fenced(sql)(effect))
 /** A page's rows, with the ones that did not fit (quarantined) and the ids of those cleaned of NULs. */
 const loadPage = (spec: Listing, page: WalkPage) =>
-  Effect.flatMap(Loader, (loader) => loader.load({ kind: spec.kind, docs: page.docs, json: page.json, rejected: page.rejected, cleaned: page.cleaned }))
+  Effect.flatMap(Loader, (loader) => loader.load({ kind: spec.kind, docs: page.docs, json: page.json, places: page.places, rejected: page.rejected, cleaned: page.cleaned }))
 
 const persisted = (spec: Listing, stream: string): Ledger => ({
   pending: Effect.flatMap(SyncState, (state) => Effect.map(state.read(stream), (s) => slicesOf(entriesOf(s.details.slices, s.cursor)))),

@@ -39,8 +39,10 @@ export interface WalkPage<A extends Doc = Doc> {
   readonly cursor: Cursor | null
   /** X-WP-Total of the request that read it. */
   readonly total: number
-  /** The documents' JSON as received, when the page is the whole answer. */
+  /** The answer's JSON as received (staged as is), unless NULs were removed from some of `docs`. */
   readonly json: string | undefined
+  /** Where `docs` are in `json`'s array (1-based), when not every item of it is one of them. */
+  readonly places: ReadonlyArray<number> | undefined
   /** No rows of the range are left after it. */
   readonly last: boolean
 }
@@ -115,6 +117,16 @@ export const walkPages = <A extends Doc>(spec: WalkSpec<A>, range: Range): Strea
     return Stream.paginateChunkEffect(start, (step: Step) => (step.tag === "range" ? readRange(spec, store, range, step.cursor) : readSecond(spec, store, range, step)))
   }))
 
+/**
+ * How a page's documents reach the warehouse: the answer's JSON text as received, with the places of the items
+ * that are documents (indexes into the answer, 0-based) when some are not (rows already loaded, misfits), so
+ * nothing is serialized again. Documents cleaned of NULs are not what the text says: those pages are serialized.
+ */
+const staged = (json: string, items: number, kept: ReadonlyArray<number>, cleaned: boolean): Pick<WalkPage, "json" | "places"> => {
+  if (kept.length === 0 || cleaned) return { json: undefined, places: undefined }
+  return { json, places: kept.length === items ? undefined : kept.map((i) => i + 1) }
+}
+
 type Next<A extends Doc> = readonly [Chunk.Chunk<WalkPage<A>>, Option.Option<Step>]
 const next = <A extends Doc>(pages: ReadonlyArray<WalkPage<A>>, step: Option.Option<Step>): Next<A> => [Chunk.fromIterable(pages), step]
 
@@ -129,7 +141,7 @@ const readRange = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range,
   return Effect.flatMap(request, (page): Effect.Effect<Next<A>, StoreDocumentInvalid> => {
     const { items } = page
     if (items.length === 0) return Effect.succeed(next([], Option.none()))
-    const placed = items.map((item) => ({ item, at: position(item) }))
+    const placed = items.map((item, i) => ({ item, at: position(item), i }))
     const fresh = placed.filter((p) => p.at === null || isAfter(p.at.at, p.at.id!, cursor))
     const full = items.length === store.perPage
     const lastPlaced = fresh.findLast((p) => p.at !== null)?.at
@@ -140,10 +152,9 @@ const readRange = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range,
         : Effect.succeed(next([], Option.some({ tag: "second", cursor, pass: 1, pageNo: 1, firstTotal: undefined, stable: true })))
     }
     if (fresh.length === 0) return Effect.succeed(next([], Option.none()))
-    const { docs, rejected, cleaned } = screen(fresh.map((p) => p.item), mayHoldNul(page.json))
+    const { docs, kept, rejected, cleaned } = screen(fresh.map((p) => p.item), mayHoldNul(page.json))
     const moved = lastPlaced ?? cursor
-    const json = docs.length === items.length && cleaned.length === 0 ? page.json : undefined
-    const read: WalkPage<A> = { docs, rejected, cleaned, cursor: moved, total: page.total, json, last: !full }
+    const read: WalkPage<A> = { docs, rejected, cleaned, ...staged(page.json, items.length, kept.map((k) => fresh[k]!.i), cleaned.length > 0), cursor: moved, total: page.total, last: !full }
     return Effect.succeed(next([read], full ? Option.some({ tag: "range", cursor: moved }) : Option.none()))
   })
 }
@@ -171,9 +182,9 @@ const readSecond = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range
     const firstTotal = step.firstTotal ?? page.total
     const stable = step.stable && page.total === firstTotal
     // A row without an id cannot be placed before `done`: it is screened (and set aside) with the rest.
-    const unread = page.items.filter((d) => (idNumber(d) ?? Infinity) > done)
-    const { docs, rejected, cleaned } = screener(spec.kind, spec.schema)(unread, mayHoldNul(page.json))
-    const read: WalkPage<A> = { docs, rejected, cleaned, cursor: step.cursor, total: page.total, json: undefined, last: false }
+    const unread = page.items.flatMap((d, i) => ((idNumber(d) ?? Infinity) > done ? [i] : []))
+    const { docs, kept, rejected, cleaned } = screener(spec.kind, spec.schema)(unread.map((i) => page.items[i]), mayHoldNul(page.json))
+    const read: WalkPage<A> = { docs, rejected, cleaned, ...staged(page.json, page.items.length, kept.map((k) => unread[k]!), cleaned.length > 0), cursor: step.cursor, total: page.total, last: false }
     if (page.items.length === store.perPage) return next([read], Option.some({ ...step, pageNo: step.pageNo + 1, firstTotal, stable }))
     if (!stable && step.pass < SECOND_PASSES) {
       yield* Effect.logInfo(`${spec.path}: rows left second ${toApiGmt(second)} while it was read; reading it again (pass ${step.pass + 1})`)
@@ -183,6 +194,6 @@ const readSecond = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range
       yield* Effect.logWarning(`${spec.path}: second ${toApiGmt(second)} kept changing over 5 passes; the next run's deletion check will settle it`)
     }
     const after: Cursor = { at: second, id: null }
-    const whole: WalkPage<A> = { docs: [], rejected: [], cleaned: [], cursor: after, total: page.total, json: undefined, last: after.at >= range.upper - 1 }
+    const whole: WalkPage<A> = { docs: [], rejected: [], cleaned: [], json: undefined, places: undefined, cursor: after, total: page.total, last: after.at >= range.upper - 1 }
     return next([read, whole], whole.last ? Option.none() : Option.some({ tag: "range", cursor: after }))
   })

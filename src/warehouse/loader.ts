@@ -13,8 +13,10 @@ export type LoadKind = Resource
 export interface StagedPage {
   readonly kind: LoadKind
   readonly docs: ReadonlyArray<unknown>
-  /** The documents' JSON array as received, when the page is exactly those: staged without serializing them again. */
+  /** A JSON array holding the documents as received: staged without serializing them again. */
   readonly json?: string | undefined
+  /** Where `docs` are in `json` (1-based), when it holds other items too; absent: `docs` are all of it. */
+  readonly places?: ReadonlyArray<number> | undefined
   /** Customers only: the md5 of each document's JSON text by id, which the full scan compares before sending anything. */
   readonly hashes?: Readonly<Record<number, string>>
   /** Documents of the page that did not fit their schema: quarantined with it. */
@@ -72,15 +74,18 @@ export const makeLoader = (storeId: string) =>
 
     // One temp table per connection, emptied when the page's transaction commits. Documents of a few KB would be
     // compressed on the way in and decompressed by every statement that reads them: staged, they stay plain.
+    // `known`: the warehouse holds a version of the document (set by the merges with children to replace).
     const createStage = sql.unsafe(`
-      CREATE TEMP TABLE IF NOT EXISTS sync_batch (store_id text NOT NULL, id bigint NOT NULL, doc jsonb NOT NULL) ON COMMIT DELETE ROWS;
+      CREATE TEMP TABLE IF NOT EXISTS sync_batch (store_id text NOT NULL, id bigint NOT NULL, doc jsonb NOT NULL, known boolean NOT NULL DEFAULT false)
+        ON COMMIT DELETE ROWS;
       ALTER TABLE sync_batch ALTER COLUMN doc SET STORAGE EXTERNAL`)
 
     // A document listed twice keeps its last copy.
-    const stage = (json: string) =>
+    const stage = (json: string, places: ReadonlyArray<number> | undefined) =>
       sql`INSERT INTO sync_batch (store_id, id, doc)
           SELECT DISTINCT ON ((d->>'id')::bigint) ${storeId}, (d->>'id')::bigint, d
           FROM jsonb_array_elements(${json}::jsonb) WITH ORDINALITY AS e(d, n)
+          ${places === undefined ? sql`` : sql`WHERE n = ANY(${places}::int[])`}
           ORDER BY (d->>'id')::bigint, n DESC`
 
     // The commit does not wait for the WAL flush: a server crash can lose the last few committed pages, but only
@@ -88,25 +93,25 @@ export const makeLoader = (storeId: string) =>
     // The staging table empties at commit: a page is always staged and merged in one transaction (the
     // caller's, with its checkpoint, when there is one). A half of a refused page, or a second page of the same
     // transaction (an order and then its refunds), is staged after another merged, so it empties the table first.
-    const merge = (page: StagedPage, docs: ReadonlyArray<unknown>, json: string | undefined) =>
+    const merge = (page: StagedPage, docs: ReadonlyArray<unknown>, json: string | undefined, places: ReadonlyArray<number> | undefined) =>
       sql.withTransaction(Effect.gen(function*() {
         yield* sql.unsafe("SET LOCAL synchronous_commit = off")
         if (docs.length === 0) return
         yield* createStage
         yield* sql`DELETE FROM sync_batch`
-        yield* stage(json ?? JSON.stringify(docs))
+        yield* json === undefined ? stage(JSON.stringify(docs), undefined) : stage(json, places)
         yield* sql.unsafe(sqlFile(`load/${page.kind}`), page.kind === "customers" ? [JSON.stringify(page.hashes ?? {})] : [])
       }))
 
     /** Merges `docs`; when PostgreSQL refuses them, each half on its own (a savepoint each), down to the documents refused. */
-    const isolate = (page: StagedPage, docs: ReadonlyArray<unknown>, json: string | undefined): Effect.Effect<Array<Rejected>, SqlError> =>
-      merge(page, docs, json).pipe(
+    const isolate = (page: StagedPage, docs: ReadonlyArray<unknown>, json?: string, places?: ReadonlyArray<number>): Effect.Effect<Array<Rejected>, SqlError> =>
+      merge(page, docs, json, places).pipe(
         Effect.as([]),
         Effect.catchIf(isRefusal, (e) => {
           if (docs.length === 1) return Effect.succeed([rejectedDoc(page.kind, docs[0], "load", refusalText(e))])
           const middle = Math.ceil(docs.length / 2)
           const halves = [docs.slice(0, middle), docs.slice(middle)]
-          return Effect.map(Effect.forEach(halves, (part) => isolate(page, part, undefined)), (found) => found.flat())
+          return Effect.map(Effect.forEach(halves, (part) => isolate(page, part)), (found) => found.flat())
         })
       )
 
@@ -123,7 +128,7 @@ export const makeLoader = (storeId: string) =>
 
     const load = (page: StagedPage) =>
       write(Effect.gen(function*() {
-        const refused = yield* isolate(page, page.docs, page.json)
+        const refused = yield* isolate(page, page.docs, page.json, page.places)
         const rejected = [...(page.rejected ?? []), ...refused]
         const held = yield* heldOf(page.kind)
         const refusedIds = new Set(refused.map((r) => r.id))

@@ -24,6 +24,8 @@ export interface Rejected {
 /** Documents split into those that fit their schema and those that do not, with the ids of the ones cleaned. */
 export interface Screened<A> {
   readonly docs: ReadonlyArray<A>
+  /** Where each of `docs` was among the items screened (0-based). */
+  readonly kept: ReadonlyArray<number>
   readonly rejected: ReadonlyArray<Rejected>
   readonly cleaned: ReadonlyArray<string>
 }
@@ -92,15 +94,18 @@ export const screener = <A>(resource: Resource, schema: Schema.Schema<A, any>) =
   const decode = documentDecoder(schema as Schema.Schema<A>)
   return (items: ReadonlyArray<unknown>, clean: boolean): Screened<A> => {
     const docs: Array<A> = []
+    const kept: Array<number> = []
     const rejected: Array<Rejected> = []
     const cleaned: Array<string> = []
-    for (const item of items) {
+    items.forEach((item, i) => {
       const doc = clean ? withoutNul(item) : item
       if (doc !== item) cleaned.push(idOf(item))
       const result = decode(doc)
-      if (Either.isRight(result)) docs.push(result.right)
-      else rejected.push(rejectedDoc(resource, item, "invalid", result.left))
-    }
-    return { docs, rejected, cleaned }
+      if (Either.isRight(result)) {
+        docs.push(result.right)
+        kept.push(i)
+      } else rejected.push(rejectedDoc(resource, item, "invalid", result.left))
+    })
+    return { docs, kept, rejected, cleaned }
   }
 }

@@ -21,10 +21,14 @@ const readPage = (params: Record<string, string | number>) =>
   Effect.flatMap(StoreClient, (store) =>
     Effect.map(store.list(PATH, { ...EVERY_ROLE, ...params }, Schema.Unknown), (p) => ({ ...p, screened: screen(p.items, mayHoldNul(p.json)) })))
 
-/** The md5 of a document's JSON text: what store.customers.doc_hash holds. */
-const hashOf = (doc: unknown) => createHash("md5").update(JSON.stringify(doc)).digest("hex")
+/** A document's JSON text and its md5: what store.customers.doc_hash holds. */
+const hashed = <A>(doc: A) => {
+  const text = JSON.stringify(doc)
+  return { doc, text, hash: createHash("md5").update(text).digest("hex") }
+}
 
-type Changed = Ref.Ref<Outputs["customers"]>
+/** The ids of the customers the run wrote: one set, grown in place (a copy per page would cost the square of the pages). */
+type Changed = Set<number>
 
 /**
  * Loads the customers of a page whose document is new or changed (all of them with `every`); the others are only
@@ -36,15 +40,16 @@ const loadChanged = (ctx: RunContext, output: Changed, page: Screened<Customer>,
   Effect.gen(function*() {
     const [sql, loader] = yield* Effect.all([SqlClient.SqlClient, Loader])
     const customers = page.docs
-    const hashed = customers.map((doc) => ({ doc, hash: hashOf(doc) }))
     const known = every ? new Map<number, string>() : yield* loader.customerHashes(customers.map((c) => c.id))
-    const changed = hashed.filter((c) => known.get(c.doc.id) !== c.hash)
+    const changed = customers.map(hashed).filter((c) => known.get(c.doc.id) !== c.hash)
     let refused: ReadonlyArray<string> = []
     if (changed.length > 0 || page.rejected.length > 0) {
-      yield* Ref.update(output, (o) => ({ changed: new Set([...o.changed, ...changed.map((c) => c.doc.id)]) }))
+      for (const c of changed) output.add(c.doc.id)
       const hashes = Object.fromEntries(changed.map((c) => [c.doc.id, c.hash]))
       const docs = changed.map((c) => c.doc)
-      refused = yield* sql.withTransaction(loader.load({ kind: "customers", docs, hashes, rejected: page.rejected, cleaned: page.cleaned }))
+      // The texts just hashed are the page to stage: serialized once.
+      const json = `[${changed.map((c) => c.text).join(",")}]`
+      refused = yield* sql.withTransaction(loader.load({ kind: "customers", docs, json, hashes, rejected: page.rejected, cleaned: page.cleaned }))
     }
     yield* ctx.progress.page("customers", customers.length, total)
     return { written: changed.length - (refused.length - page.rejected.length), refused }
@@ -57,8 +62,10 @@ const loadChanged = (ctx: RunContext, output: Changed, page: Screened<Customer>,
  * registrations, newest first until a known id, and the customers of the orders it loaded, by id. Every role is
  * read; quarantined customers are read again by id at the end.
  */
-export const syncCustomers = (ctx: RunContext, orders: Effect.Effect<Outputs["orders"]>, output: Changed) =>
+export const syncCustomers = (ctx: RunContext, orders: Effect.Effect<Outputs["orders"]>, published: Ref.Ref<Outputs["customers"]>) =>
   Effect.gen(function*() {
+    const output: Changed = new Set((yield* Ref.get(published)).changed)
+    yield* Ref.set(published, { changed: output })
     const state = yield* SyncState
     const due = ctx.mode.kind === "backfill" || (yield* state.fullPassDue("customers", ctx.customersFullScanHours, ctx.upper))
     const held = yield* heldBefore("customers")

@@ -31,15 +31,17 @@ const deletionSpec: DeletionSpec = {
 /** Orders by modified cursor (any, then trash); forced deletions by count comparison. Tells which orders it loaded. */
 export const syncOrders = (ctx: RunContext, output: Ref.Ref<Outputs["orders"]>) =>
   Effect.gen(function*() {
+    // The run's two sets grow page by page: a copy per page would cost the square of the pages.
+    const start = yield* Ref.get(output)
+    const ids = new Set(start.changed)
+    const buyers = new Set(start.customers)
     const rows = yield* walkListings(ctx, { name: "orders", path: "/orders", kind: "orders", field: "modified", schema: Order, listings: LISTINGS }, (docs) =>
-      Ref.update(output, ({ changed, customers }) => {
-        const ids = new Set(changed)
-        const buyers = new Set(customers)
+      Effect.suspend(() => {
         for (const d of docs) {
           ids.add(d.id)
           if (d.customer_id > 0) buyers.add(d.customer_id)
         }
-        return { changed: ids, customers: buyers }
+        return Ref.set(output, { changed: ids, customers: buyers })
       }))
     const deleted = yield* findDeletedIfDue(deletionSpec, ctx)
     return { rows, deleted: deleted.length }
