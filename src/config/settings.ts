@@ -294,3 +294,19 @@ export const serveSettingsConfig: Config.Config<ServeSettings> = Config.all({
   syncEveryMs: syncEveryConfig,
   webhookSecret: webhookSecretConfig
 })
+
+/** Where a cluster runner (`shopsync worker`) listens and how the other runners reach it. */
+export interface RunnerSettings {
+  /** SHOPSYNC_RUNNER_HOST: the address other runners connect to, so not 0.0.0.0 (it is also where this runner listens). */
+  readonly host: string
+  /** SHOPSYNC_RUNNER_PORT: the runner's socket port, one per runner on a machine. */
+  readonly port: number
+}
+
+export const runnerSettingsConfig: Config.Config<RunnerSettings> = Config.all({
+  host: named("SHOPSYNC_RUNNER_HOST", Config.string().pipe(
+    Config.withDefault("127.0.0.1"),
+    Config.validate({ message: "SHOPSYNC_RUNNER_HOST must be the address other runners reach this one at, such as 10.0.0.5 or worker-1", validation: (s) => /^[\w.:-]+$/.test(s) && s !== "0.0.0.0" })
+  )),
+  port: wholeNumber("SHOPSYNC_RUNNER_PORT", 34431, { min: 1, max: 65535 })
+})
