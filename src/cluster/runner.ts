@@ -7,6 +7,7 @@ import * as SqlMessageStorage from "@effect/cluster/SqlMessageStorage"
 import * as SqlRunnerStorage from "@effect/cluster/SqlRunnerStorage"
 import * as NodeClusterSocket from "@effect/platform-node/NodeClusterSocket"
 import * as RpcSerialization from "@effect/rpc/RpcSerialization"
+import type * as SqlClient from "@effect/sql/SqlClient"
 import { Duration, Effect, Layer, Option, Schedule } from "effect"
 import { runnerSettingsConfig } from "../config/settings.js"
 import { tryAdvisoryLock } from "../warehouse/advisory-lock.js"
@@ -67,9 +68,9 @@ const storage = Layer.scopedContext(Effect.gen(function*() {
 
 /**
  * A runner: listens on SHOPSYNC_RUNNER_HOST:SHOPSYNC_RUNNER_PORT (msgpack over TCP), takes its share of the shards and
- * runs the entities registered on top of it. Needs the warehouse's SqlClient.
+ * runs the entities registered on top of it. `clusterSql` is a pool of its own (see `workerPools`).
  */
-export const RunnerLive = SocketRunner.layer.pipe(
+export const runnerLayer = <E>(clusterSql: Layer.Layer<SqlClient.SqlClient, E>) => SocketRunner.layer.pipe(
   Layer.provide([NodeClusterSocket.layerSocketServer, NodeClusterSocket.layerClientProtocol]),
   Layer.provide(RunnerHealth.layerPing.pipe(
     Layer.provide(Runners.layerRpc),
@@ -77,7 +78,8 @@ export const RunnerLive = SocketRunner.layer.pipe(
   )),
   Layer.provideMerge(storage),
   Layer.provide(Layer.unwrapEffect(Effect.map(runnerAddressConfig, shardingConfig))),
-  Layer.provide(RpcSerialization.layerMsgPack)
+  Layer.provide(RpcSerialization.layerMsgPack),
+  Layer.provide(clusterSql)
 )
 
 /**

@@ -1,7 +1,7 @@
 import * as ClusterSchema from "@effect/cluster/ClusterSchema"
 import * as Entity from "@effect/cluster/Entity"
 import * as Rpc from "@effect/rpc/Rpc"
-import { Clock, Effect, Schema } from "effect"
+import { Clock, Effect, Layer, Schema } from "effect"
 import { StoreDirectory, StoreWorkFailed } from "./store-directory.js"
 
 const IsoDate = Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}$/))
@@ -48,20 +48,31 @@ const syncUnlessStale = (
     yield* directory.syncStore(storeId, payload.key)
   })
 
+/** A failure is logged where it happened: the schedule sends with `discard`, so no sender reads the reply. */
+const logged = <A>(key: string, work: Effect.Effect<A, StoreWorkFailed>) =>
+  Effect.tapError(work, (e) => Effect.logWarning(`store ${e.storeId}: ${key} failed: ${e.message}`))
+
 /** How long a store's entity stays in memory after its last message (it holds nothing worth keeping). */
 const IDLE = "2 minutes"
 
-/** The Store entity's handlers on this runner: each hands the work to the directory. */
-export const StoreEntityLive = Store.toLayer(
-  Effect.gen(function*() {
-    const directory = yield* StoreDirectory
-    const storeId = (yield* Entity.CurrentAddress).entityId
-    return Store.of({
-      SyncNow: ({ payload }) => syncUnlessStale(directory, storeId, payload),
-      Backfill: ({ payload }) => directory.backfillStore(storeId, { since: payload.since, until: payload.until }),
-      PushContacts: () => directory.pushContacts(storeId),
-      ApplyDelivery: ({ payload }) => directory.applyDelivery(storeId, payload.deliveryId)
-    })
-  }),
-  { maxIdleTime: IDLE }
-)
+/**
+ * The Store entity's handlers on this runner: each hands the work to the directory, at most `concurrency` at once
+ * across the runner's stores (a sync holds warehouse connections for its whole run: the pool is sized from this).
+ * The staleness check runs once a permit is held, so a slot that ended in the queue is skipped.
+ */
+export const StoreEntityLive = (concurrency: number) =>
+  Layer.unwrapEffect(Effect.map(Effect.makeSemaphore(concurrency), (permits) =>
+    Store.toLayer(
+      Effect.gen(function*() {
+        const directory = yield* StoreDirectory
+        const storeId = (yield* Entity.CurrentAddress).entityId
+        const run = (key: string, work: Effect.Effect<void, StoreWorkFailed>) => permits.withPermits(1)(logged(key, work))
+        return Store.of({
+          SyncNow: ({ payload }) => run(payload.key, syncUnlessStale(directory, storeId, payload)),
+          Backfill: ({ payload }) => run(payload.key, directory.backfillStore(storeId, { since: payload.since, until: payload.until })),
+          PushContacts: ({ payload }) => run(payload.key, directory.pushContacts(storeId)),
+          ApplyDelivery: ({ payload }) => run(payload.key, directory.applyDelivery(storeId, payload.deliveryId))
+        })
+      }),
+      { maxIdleTime: IDLE }
+    )))

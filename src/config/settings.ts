@@ -301,6 +301,8 @@ export interface RunnerSettings {
   readonly host: string
   /** SHOPSYNC_RUNNER_PORT: the runner's socket port, one per runner on a machine. */
   readonly port: number
+  /** SHOPSYNC_RUNNER_CONCURRENCY: store jobs (syncs, backfills, pushes) one runner runs at once. */
+  readonly concurrency: number
 }
 
 export const runnerSettingsConfig: Config.Config<RunnerSettings> = Config.all({
@@ -308,5 +310,6 @@ export const runnerSettingsConfig: Config.Config<RunnerSettings> = Config.all({
     Config.withDefault("127.0.0.1"),
     Config.validate({ message: "SHOPSYNC_RUNNER_HOST must be the address other runners reach this one at, such as 10.0.0.5 or worker-1", validation: (s) => /^[\w.:-]+$/.test(s) && s !== "0.0.0.0" })
   )),
-  port: wholeNumber("SHOPSYNC_RUNNER_PORT", 34431, { min: 1, max: 65535 })
+  port: wholeNumber("SHOPSYNC_RUNNER_PORT", 34431, { min: 1, max: 65535 }),
+  concurrency: wholeNumber("SHOPSYNC_RUNNER_CONCURRENCY", 4, { min: 1, max: 64 })
 })

@@ -33,6 +33,12 @@ const RUNS = `
          extract(epoch FROM started_at) * 1000 AS started, extract(epoch FROM ended_at) * 1000 AS ended
   FROM spike_runs ORDER BY started_at`
 
+const SHARD_LOCKS = `
+  SELECT pid, count(*) AS shards FROM pg_locks
+  WHERE locktype = 'advisory' AND granted AND objsubid = 1 AND objid BETWEEN 1000001 AND 1000300
+    AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+  GROUP BY pid ORDER BY shards DESC`
+
 const waitFor = async <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> => {
   const deadline = Date.now() + timeoutMs
   for (;;) {
@@ -115,6 +121,11 @@ describe("cluster runners on one PostgreSQL", () => {
     runners.get(victim)!.child.kill("SIGKILL")
     const killedAt = await dbNow()
 
+    const relocked = await waitFor("the killed runner's shards locked by the others", async () => {
+      const held = (await sqlRows<{ shards: string }>(db.url, SHARD_LOCKS)).map((r) => Number(r.shards))
+      return held.length === 2 && held.reduce((a, b) => a + b, 0) === 300 ? (await dbNow()) - killedAt : undefined
+    }, 45_000)
+    console.log(`failover: all 300 shards held by the two others ${(relocked / 1000).toFixed(1)} s after SIGKILL`)
     const moved = await waitFor("the killed runner's stores synced elsewhere", async () => {
       const after = (await runs()).filter((r) => r.started > killedAt && r.runner !== victim)
       const firsts = victimStores.map((s) => after.find((r) => r.store_id === s)?.started)
@@ -123,14 +134,15 @@ describe("cluster runners on one PostgreSQL", () => {
     console.log(`failover: ${victimStores.length} stores of runner ${victim} synced elsewhere ${(moved / 1000).toFixed(1)} s after SIGKILL`)
     expect(moved).toBeLessThan(30_000)
 
-    // A fourth runner joins and takes shards: it syncs stores.
-    const joinedAt = await dbNow()
-    const fourth = await startRunner()
-    const took = await waitFor("the new runner syncing a store", async () => {
-      const mine = (await runs()).find((r) => r.runner === fourth && r.outcome === "done")
-      return mine ? mine.started - joinedAt : undefined
+    // A fourth runner joins and takes shards: a third session holds shard locks (each runner holds its shards'
+    // advisory locks, keys 1000001-1000300 of the default group, on one session).
+    const joinedAt = Date.now()
+    await startRunner()
+    const balance = await waitFor("the new runner holding shard locks", async () => {
+      const held = (await sqlRows<{ shards: string }>(db.url, SHARD_LOCKS)).map((r) => Number(r.shards))
+      return held.length === 3 && held.reduce((a, b) => a + b, 0) === 300 ? held : undefined
     }, 60_000)
-    console.log(`join: the new runner's first sync started ${(took / 1000).toFixed(1)} s after it was started`)
+    console.log(`join: shards ${balance.join("/")} across three runners ${((Date.now() - joinedAt) / 1000).toFixed(1)} s after the new one started`)
 
     // A client that runs no entities (as `stores backfill` will) sends a Backfill and gets its reply; the same key
     // again is a duplicate: answered from storage, not run twice.

