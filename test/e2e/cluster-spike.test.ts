@@ -173,6 +173,14 @@ describe("cluster runners on one PostgreSQL", () => {
     }, 30_000)
     console.log(`SIGTERM: its ${itsStores.length} stores synced elsewhere within ${(handedOver / 1000).toFixed(1)} s of its exit`)
 
+    // Processed messages older than the runners keep them (20 s) are pruned: fewer are left than ran.
+    const olderThan30s = ((BigInt(Date.now() - 30_000 - Date.UTC(2025, 0, 1))) << 22n).toString()
+    const [left] = await sqlRows<{ old: string; kept: string }>(db.url, `
+      SELECT count(*) FILTER (WHERE id < $1) AS old, count(*) AS kept FROM cluster_messages WHERE entity_type = 'Store' AND processed`,
+      [olderThan30s])
+    expect(Number(left!.old)).toBe(0)
+    expect(Number(left!.kept)).toBeLessThan((await runs()).filter((r) => r.outcome === "done").length)
+
     // No store ever ran on two runners at once; the killed runner's open runs ended when it died.
     const all = await runs()
     const now = await dbNow()

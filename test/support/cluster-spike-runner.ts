@@ -1,5 +1,6 @@
 // A cluster runner for the spike test: the real worker layer (Store entity, schedule, runner over PostgreSQL and
 // sockets) with a fake StoreDirectory whose sync records its start and end in spike_runs and sleeps.
+// Processed messages are kept 20 s (pruned every 2 s).
 // Usage: node --import tsx test/support/cluster-spike-runner.ts <database url> <stores> <every ms> <work ms>
 // (SHOPSYNC_RUNNER_HOST / SHOPSYNC_RUNNER_PORT in the environment, as for `shopsync worker`).
 import { NodeRuntime } from "@effect/platform-node"
@@ -42,7 +43,7 @@ const SpikeDirectory = Layer.effect(
 )
 
 const pools = workerPools(Redacted.make(url), Number(stores))
-workerLayer({ clusterSql: pools.clusterSql, concurrency: Number(stores), tick: "1 second" }).pipe(
+workerLayer({ clusterSql: pools.clusterSql, concurrency: Number(stores), tick: "1 second", keepMessages: "20 seconds" }).pipe(
   Layer.provide(SpikeDirectory),
   Layer.provide(pools.workSql),
   Layer.launch,
