@@ -25,8 +25,10 @@ import { tryAdvisoryLock } from "../warehouse/advisory-lock.js"
  * - its heartbeat (written every `shardLockRefreshInterval`, capped at a third of the expiration) grows older than
  *   `shardLockExpiration`.
  * The others see the change at their next `refreshAssignmentsInterval`, lock the shards and read the shards' unprocessed
- * messages. The library's defaults (1 min, 10 s, 35 s) give 40-70 s; these give about 10 s, inside the 30 s the
- * workers promise, for a ping every 5 s and a heartbeat write every 5 s per runner.
+ * messages. With the library's defaults (checks every minute, 35 s expiry) that takes up to about a minute; these give
+ * 5-19 s (19 when the health check itself ran on the dead runner and has to wait for the expiry to move), inside the
+ * 30 s the workers promise, for a ping every 5 s and a heartbeat write every 5 s per runner. A SIGTERM is faster: the
+ * runner finishes its running jobs (up to `entityTerminationTimeout`, 15 s), deletes its row and unlocks its shards.
  */
 export const clusterTimings = {
   shardLockExpiration: Duration.seconds(15),
