@@ -344,3 +344,22 @@ export const masterKeyConfig = Config.option(named("SHOPSYNC_MASTER_KEY", Config
 export const masterKeyFileConfig = Config.option(named("SHOPSYNC_MASTER_KEY_FILE", Config.string().pipe(
   Config.validate({ message: "SHOPSYNC_MASTER_KEY_FILE must be a file's path", validation: (s) => s.trim() !== "" })
 )))
+
+/** Where a cluster runner (`shopsync worker`) listens and how the other runners reach it. */
+export interface RunnerSettings {
+  /** SHOPSYNC_RUNNER_HOST: the address other runners connect to, so not 0.0.0.0 (it is also where this runner listens). */
+  readonly host: string
+  /** SHOPSYNC_RUNNER_PORT: the runner's socket port, one per runner on a machine. */
+  readonly port: number
+  /** SHOPSYNC_RUNNER_CONCURRENCY: store jobs (syncs, backfills, pushes) one runner runs at once. */
+  readonly concurrency: number
+}
+
+export const runnerSettingsConfig: Config.Config<RunnerSettings> = Config.all({
+  host: named("SHOPSYNC_RUNNER_HOST", Config.string().pipe(
+    Config.withDefault("127.0.0.1"),
+    Config.validate({ message: "SHOPSYNC_RUNNER_HOST must be the address other runners reach this one at, such as 10.0.0.5 or worker-1", validation: (s) => /^[\w.:-]+$/.test(s) && s !== "0.0.0.0" })
+  )),
+  port: wholeNumber("SHOPSYNC_RUNNER_PORT", 34431, { min: 1, max: 65535 }),
+  concurrency: wholeNumber("SHOPSYNC_RUNNER_CONCURRENCY", 4, { min: 1, max: 64 })
+})

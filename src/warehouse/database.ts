@@ -15,9 +15,9 @@ const types = {
     TEXT_TYPES.has(oid) ? (v: string) => v : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser
 }
 
-/** The SQL client for a PostgreSQL URL. */
-export const pgLayer = (url: Redacted.Redacted<string>) =>
-  PgClient.layer({ url, types, maxConnections: 6, applicationName: "shopsync" })
+/** The SQL client for a PostgreSQL URL (a pool of `maxConnections`). */
+export const pgLayer = (url: Redacted.Redacted<string>, maxConnections = 6) =>
+  PgClient.layer({ url, types, maxConnections, applicationName: "shopsync" })
 
 /** Which warehouse a command uses, for the one line that says so. */
 export const describeDatabase = (url: Redacted.Redacted<string>): string => {

@@ -1,0 +1,37 @@
+import { Context, type Duration, type Effect, Schema } from "effect"
+
+/** A registered store as the schedule sees it. */
+export interface ScheduledStore {
+  readonly storeId: string
+  /** How often the store's sync fires, cluster-wide. */
+  readonly every: Duration.Duration
+  /** A paused store gets no scheduled sync. */
+  readonly enabled: boolean
+}
+
+/** A day range of a backfill, as ISO dates (YYYY-MM-DD); no `until` means today. */
+export interface BackfillRange {
+  readonly since: string
+  readonly until: string | undefined
+}
+
+/** Work for a store that failed; the message is what the operator reads. A schema: it travels back to the sender. */
+export class StoreWorkFailed extends Schema.TaggedError<StoreWorkFailed>()("StoreWorkFailed", {
+  storeId: Schema.String,
+  message: Schema.String
+}) {}
+
+/**
+ * What the cluster needs from the rest of shopsync: the stores to schedule and the work a store entity does.
+ * The cluster code depends on this interface only; the store registry (and the sync engine behind it) implements it,
+ * so the runner stays testable with a fake directory and the registry stays free of cluster types.
+ */
+export class StoreDirectory extends Context.Tag("shopsync/cluster/StoreDirectory")<StoreDirectory, {
+  readonly list: Effect.Effect<ReadonlyArray<ScheduledStore>, StoreWorkFailed>
+  /** `trigger` says why it runs: the schedule's slot key or the sender's key of a manual sync. */
+  readonly syncStore: (storeId: string, trigger: string) => Effect.Effect<void, StoreWorkFailed>
+  readonly backfillStore: (storeId: string, range: BackfillRange) => Effect.Effect<void, StoreWorkFailed>
+  readonly pushContacts: (storeId: string) => Effect.Effect<void, StoreWorkFailed>
+  /** Applies one webhook delivery the endpoint already stored in the inbox, by its id there. */
+  readonly applyDelivery: (storeId: string, deliveryId: string) => Effect.Effect<void, StoreWorkFailed>
+}>() {}
