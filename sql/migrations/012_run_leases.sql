@@ -5,9 +5,12 @@ CREATE TABLE sync.run_leases (
   store_id     text        NOT NULL,
   lock         text        NOT NULL,
   holder       bigint      REFERENCES sync.runs (id) ON DELETE SET NULL,
-  heartbeat_at timestamptz,
   PRIMARY KEY (store_id, lock)
 );
+
+-- The heartbeat lives on the run, not on the lease: every write of a run holds its lease row FOR SHARE, which an
+-- UPDATE of that row would wait for (and make the next writes queue behind it) every 2 s.
+ALTER TABLE sync.runs ADD COLUMN heartbeat_at timestamptz;
 
 COMMENT ON TABLE sync.run_leases IS
   'Which run owns each lock of a store (the fencing token). Every write of a run first checks, in its own transaction, '
@@ -17,6 +20,6 @@ COMMENT ON COLUMN sync.run_leases.lock IS
   'Which lock: ''sync'' (the sales phase of a run) or ''resources'' (the refresh of the store''s other resources).';
 COMMENT ON COLUMN sync.run_leases.holder IS
   'The run (sync.runs.id) that owns the lock: the fencing token its writes prove; NULL when no run holds it.';
-COMMENT ON COLUMN sync.run_leases.heartbeat_at IS
-  'When the holder last showed it was alive (every 2 s while it runs). A lease whose heartbeat stopped is taken over '
-  'by the next run: after 15 s, or at once when its run is no longer running, or when it stays still while watched.';
+COMMENT ON COLUMN sync.runs.heartbeat_at IS
+  'When the run last showed it was alive (every 2 s while it holds a lease). A lease whose holder''s heartbeat stopped '
+  'is taken over by the next run: after 15 s, or at once when its run is no longer running, or when it stays still while watched.';

@@ -83,8 +83,8 @@ export const isFree = (view: LeaseView, still: Option.Option<StillHolder>) =>
 export const makeLeases = (sql: SqlClient.SqlClient, storeId: string) => {
   const views = Schema.decodeUnknown(Schema.Array(LeaseView))
   const select = (lock: string, forUpdate: boolean) =>
-    sql`SELECT l.lock, l.holder, (extract(epoch FROM l.heartbeat_at) * 1000000)::bigint::text AS beat,
-               extract(epoch FROM now() - l.heartbeat_at)::float8 AS age, coalesce(r.status = 'running', false) AS running
+    sql`SELECT l.lock, l.holder, (extract(epoch FROM r.heartbeat_at) * 1000000)::bigint::text AS beat,
+               extract(epoch FROM now() - r.heartbeat_at)::float8 AS age, coalesce(r.status = 'running', false) AS running
         FROM sync.run_leases l LEFT JOIN sync.runs r ON r.id = l.holder
         WHERE l.store_id = ${storeId} AND l.lock = ${lock} ${sql.literal(forUpdate ? "FOR UPDATE OF l" : "")}`.pipe(
       Effect.flatMap(views), Effect.orDie, Effect.map((rows) => rows[0] ?? { lock, holder: null, beat: null, age: null, running: false }))
@@ -99,8 +99,8 @@ export const makeLeases = (sql: SqlClient.SqlClient, storeId: string) => {
     sql`UPDATE sync.runs SET status = 'failed', outcome = 'interrupted', finished_at = now(),
                error = 'interrupted: its heartbeat stopped before the run finished (the process ended, or lost the warehouse), so the next run ' ||
                        'took its lock over and resumed from the last checkpoints'
-        WHERE id = ${run} AND status = 'running' AND NOT EXISTS (
-          SELECT 1 FROM sync.run_leases WHERE holder = ${run} AND heartbeat_at > now() - make_interval(secs => ${LEASE_TTL_SECONDS}))`
+        WHERE id = ${run} AND status = 'running' AND NOT (
+          heartbeat_at > now() - make_interval(secs => ${LEASE_TTL_SECONDS}) AND EXISTS (SELECT 1 FROM sync.run_leases WHERE holder = ${run}))`
   return {
     read: (lock: string) => select(lock, false),
     /**
@@ -120,23 +120,27 @@ export const makeLeases = (sql: SqlClient.SqlClient, storeId: string) => {
           }
           claimed.push(lock)
           if (view.holder !== null) before.add(view.holder)
-          yield* sql`UPDATE sync.run_leases SET holder = NULL, heartbeat_at = NULL WHERE store_id = ${storeId} AND lock = ${lock}`
+          yield* sql`UPDATE sync.run_leases SET holder = NULL WHERE store_id = ${storeId} AND lock = ${lock}`
         }
         for (const run of before) yield* retire(run)
         return claimed
       }),
     /** Names `run` in the claimed leases still empty; returns those it now holds. */
     take: (locks: ReadonlyArray<string>, run: number) =>
-      sql<{ lock: string }>`UPDATE sync.run_leases SET holder = ${run}, heartbeat_at = now()
-                            WHERE store_id = ${storeId} AND lock = ANY(${locks}::text[]) AND holder IS NULL RETURNING lock`.pipe(
-        Effect.map((rows) => new Set(rows.map((r) => r.lock)))),
-    /** Renews every lease `run` holds; returns the locks it still holds. */
+      sql.withTransaction(Effect.zipRight(
+        sql`UPDATE sync.runs SET heartbeat_at = now() WHERE id = ${run}`,
+        sql<{ lock: string }>`UPDATE sync.run_leases SET holder = ${run}
+                              WHERE store_id = ${storeId} AND lock = ANY(${locks}::text[]) AND holder IS NULL RETURNING lock`
+      )).pipe(Effect.map((rows) => new Set(rows.map((r) => r.lock)))),
+    /** Renews the heartbeat of `run` (on its row: the leases stay free of row locks but its writes'); returns the locks it still holds. */
     beat: (run: number) =>
-      sql<{ lock: string }>`UPDATE sync.run_leases SET heartbeat_at = now() WHERE store_id = ${storeId} AND holder = ${run} RETURNING lock`.pipe(
-        Effect.map((rows) => new Set(rows.map((r) => r.lock)))),
+      Effect.zipRight(
+        sql`UPDATE sync.runs SET heartbeat_at = now() WHERE id = ${run}`,
+        sql<{ lock: string }>`SELECT lock FROM sync.run_leases WHERE store_id = ${storeId} AND holder = ${run}`
+      ).pipe(Effect.map((rows) => new Set(rows.map((r) => r.lock)))),
     holder: (lock: string) => Effect.map(select(lock, false), (view) => view.holder),
     release: (lock: string, run: number) =>
-      sql`UPDATE sync.run_leases SET holder = NULL, heartbeat_at = NULL WHERE store_id = ${storeId} AND lock = ${lock} AND holder = ${run}`.pipe(
+      sql`UPDATE sync.run_leases SET holder = NULL WHERE store_id = ${storeId} AND lock = ${lock} AND holder = ${run}`.pipe(
         Effect.asVoid)
   }
 }

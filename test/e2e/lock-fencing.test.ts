@@ -132,7 +132,8 @@ describe("a run whose lease is taken", () => {
     await client.query("BEGIN")
     const { rows: [thief] } = await client.query<{ id: string }>(
       "INSERT INTO sync.runs (store_id, command, streams) VALUES ($1, 'sync', '{orders}') RETURNING id", [STORE_ID])
-    await client.query("UPDATE sync.run_leases SET holder = $2, heartbeat_at = now() WHERE store_id = $1 AND lock = 'sync'", [STORE_ID, thief!.id])
+    await client.query("UPDATE sync.run_leases SET holder = $2 WHERE store_id = $1 AND lock = 'sync'", [STORE_ID, thief!.id])
+    await client.query("UPDATE sync.runs SET heartbeat_at = now() WHERE id = $1", [thief!.id])
     const snapshot = `SELECT (SELECT count(*)::int FROM store.orders WHERE store_id = $1) AS orders,
                              (SELECT row_to_json(s)::text FROM sync.state s WHERE store_id = $1 AND stream = 'orders') AS state`
     const { rows: [atSteal] } = await client.query(snapshot, [STORE_ID])
