@@ -79,7 +79,7 @@ const increase = (s: ControlState) => {
   s.limit = Math.min(s.ceiling, s.limit + step)
 }
 
-const decide = (s: ControlState): Decision | undefined => {
+const decide = (s: ControlState): Decision => {
   const before = allowed(s)
   if (s.overloaded) {
     decrease(s, CONTROL.overloadFactor)
