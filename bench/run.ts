@@ -12,12 +12,14 @@
  *      over as many connections;
  *   4. the daily net sales views, timed on the pipeline's warehouse;
  *   5. the same backfill against a store answering every request after 250 ms, at concurrency 1, 2, 4, 8;
- *   6. the backfill of a store three times bigger (growth of time and memory).
+ *   6. the store client's pace (bench/rate.ts): a rate-limited store, and one that slows past 4 requests in flight;
+ *   7. the backfill of a store three times bigger (growth of time and memory).
  * Prints the figures, the ratios and the targets, and writes bench/results/latest.json.
  *
  *   npm run bench                        # 100,000 orders, 300,000 for growth (about half an hour)
  *   npm run bench -- --quick             # a small store: checks the benchmark itself in about a minute
  *   npm run bench -- --orders N --concurrency C --latency-orders N --growth-orders N --skip-latency --skip-growth
+ *                                        --rate-orders N --skip-rate
  */
 import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -28,6 +30,7 @@ import { Effect, Exit, Scope } from "effect"
 import pg from "pg"
 import { defaultDataDir, embeddedPostgres } from "../src/warehouse/embedded.js"
 import { copyToFile, tableColumns } from "./copy.js"
+import { rateBench, reportRate } from "./rate.js"
 
 const root = path.resolve(fileURLToPath(new URL("..", import.meta.url)))
 const flag = (name: string) => process.argv.includes(`--${name}`)
@@ -220,9 +223,11 @@ const main = async () => {
       for (const c of LATENCY_CONCURRENCY) {
         console.error(`250 ms latency, concurrency ${c}`)
         const url = await freshDatabase(`latency${c}`)
-        latency.push({ concurrency: c, ...summaryOf(await measure(shopsync(backfill), { postgres, simulator: slowSim.pid }, env(url, slowSim.url, c))) })
+        const fixed = { ...env(url, slowSim.url, c), STORE_CONCURRENCY_MODE: "fixed" }
+        latency.push({ concurrency: c, ...summaryOf(await measure(shopsync(backfill), { postgres, simulator: slowSim.pid }, fixed)) })
       }
     }
+    const rate = flag("skip-rate") ? undefined : await rateBench({ root, quick, orders: arg("rate-orders", quick ? 2_000 : 10_000), products, freshDatabase })
     let growth: Run | undefined
     if (bigSim) {
       console.error(`growth: backfill of ${growthOrders} orders`)
@@ -263,6 +268,7 @@ const main = async () => {
       plainFirstSync: plainFirst,
       plainNoChangeSync: plainNoChange,
       views,
+      rate,
       latency250ms: latency.map((l) => ({ ...l, speedupOverConcurrency1: speedup(l.concurrency) })),
       growth: growth && { orders: growthOrders, ...growth, timeRatio: Number((growth.seconds / pipeline.seconds).toFixed(2)), rssGrowthPercent: Math.round(((growth.peakRssMb - pipeline.peakRssMb) / pipeline.peakRssMb) * 100) },
       ratios: {
@@ -272,6 +278,7 @@ const main = async () => {
       }
     }
     report(result)
+    if (rate) reportRate(rate)
     fs.mkdirSync(path.join(root, "bench/results"), { recursive: true })
     fs.writeFileSync(path.join(root, "bench/results/latest.json"), `${JSON.stringify(result, null, 2)}\n`)
   } finally {

@@ -26,6 +26,8 @@ export interface Answered {
 /** The pace since the last summary. */
 export interface PaceSummary {
   readonly requests: number
+  /** From the first request sent to the last answer. */
+  readonly seconds: number
   readonly requestsPerSecond: number
   /** Requests in flight the limit settled at (the mean of its last decisions). */
   readonly concurrency: number
@@ -152,6 +154,7 @@ export const makeAdaptiveLimit = (options: AdaptiveLimitOptions) =>
       const seconds = p.first === undefined ? 0 : (p.last - p.first) / 1000
       return {
         requests: p.requests,
+        seconds: Math.round(seconds * 100) / 100,
         requestsPerSecond: seconds > 0 ? Math.round((p.requests / seconds) * 10) / 10 : 0,
         concurrency: options.adaptive ? Math.round(settled(control) * 10) / 10 : ceiling,
         maxConcurrency: ceiling,
