@@ -88,24 +88,26 @@ const reserve = (pace: Pace, control: ControlState, interval: number, now: numbe
   return { number: ++pace.sent, epoch: control.epoch, startedAt: now }
 }
 
+/** Holds every request until `until`; true when that starts or lengthens a pause. */
 const pause = (pace: Pace, until: number) => {
-  if (until <= pace.pausedUntil) return
+  if (until <= pace.pausedUntil) return false
   pace.pausedUntil = until
   pace.period.pauses++
+  return true
 }
 
-/** What the answer says of the server's quota, applied to every request to come. */
+/** What the answer says of the server's quota, applied to every request to come; true when a pause began. */
 const learnQuota = (pace: Pace, ticket: Ticket, answer: Answered, now: number) => {
   const quota = quotaOf(answer.headers, now)
-  if (quota.retryAfterMs > 0) pause(pace, now + Math.min(quota.retryAfterMs, MAX_PAUSE_MS))
+  const waited = quota.retryAfterMs > 0 && pause(pace, now + Math.min(quota.retryAfterMs, MAX_PAUSE_MS))
   if (quota.resetMs !== undefined) pace.resetAt = now + Math.min(quota.resetMs, MAX_PAUSE_MS)
-  if (quota.remaining === undefined) return
+  if (quota.remaining === undefined) return waited
   // The requests sent after this one may or may not have been counted in it: assume they were not.
   pace.budget = quota.remaining - (pace.sent - ticket.number)
-  if (quota.remaining === 0 && pace.resetAt !== undefined) pause(pace, pace.resetAt)
+  return (quota.remaining === 0 && pace.resetAt !== undefined && pause(pace, pace.resetAt)) || waited
 }
 
-const describe = (service: string, d: Decision, after: number) =>
+const backoffText = (service: string, d: Decision, after: number) =>
   d.kind === "overload"
     ? `${service}: the server says it is overloaded; ${after} requests in flight from now (were ${d.before})`
     : d.kind === "latency"
@@ -128,16 +130,18 @@ export const makeAdaptiveLimit = (options: AdaptiveLimitOptions) =>
     const learn = (t: Ticket, answer: Answered, now: number) =>
       Effect.suspend(() => {
         pace.period.last = now
-        learnQuota(pace, t, answer, now)
+        const paused = learnQuota(pace, t, answer, now)
+          ? Effect.logDebug(`${options.service}: the server's quota asks every request to wait ${pace.pausedUntil - now} ms`)
+          : Effect.void
         const overloaded = answer.status === 429 || answer.status === 503
         if (answer.status === 429) pace.period.throttled++
-        if (!options.adaptive) return Effect.void
+        if (!options.adaptive) return paused
         const decision = observe(control, t.epoch, { overloaded, latencyMs: overloaded || answer.status >= 500 ? undefined : now - t.startedAt })
-        if (decision === undefined) return Effect.void
-        const resize = slots.resize(allowed(control))
+        if (decision === undefined) return paused
+        const resize = Effect.zipRight(paused, slots.resize(allowed(control)))
         if (decision.kind === "increase") return resize
         pace.period.backoffs++
-        return Effect.zipRight(resize, Effect.logDebug(describe(options.service, decision, allowed(control))))
+        return Effect.zipRight(resize, Effect.logDebug(backoffText(options.service, decision, allowed(control))))
       })
 
     const run = <A extends Answered, E, R>(exchange: Effect.Effect<A, E, R>) =>
@@ -168,7 +172,7 @@ export const makeAdaptiveLimit = (options: AdaptiveLimitOptions) =>
       Effect.logInfo(`${options.service} pace: ${s.requests} requests at ${s.requestsPerSecond}/s, ${s.concurrency} in flight ` +
         `(ceiling ${s.maxConcurrency}${options.maxRps === undefined ? "" : `, ${options.maxRps}/s`}); ${s.throttled} answered 429, ` +
         `${s.backoffs} back-offs, ${s.pauses} pauses for the server's quota`).pipe(
-          Effect.annotateLogs({ event: "pace", ...Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v])) })
+          Effect.annotateLogs({ event: "pace", ...s })
         ))
 
     return AdaptiveLimit.of({ run, summary, logSummary })

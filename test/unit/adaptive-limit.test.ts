@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Clock, Effect, Fiber, TestClock } from "effect"
+import { Clock, Effect, Fiber, Layer, Logger, LogLevel, TestClock } from "effect"
 import { type AdaptiveLimitOptions, type Answered, makeAdaptiveLimit } from "../../src/http-client/adaptive-limit.js"
 import { quotaOf } from "../../src/http-client/rate-headers.js"
 
@@ -38,6 +38,10 @@ const drive = (options: Partial<AdaptiveLimitOptions>, serve: Serve, count: numb
     return { starts, summary: yield* limit.summary }
   })
 
+/** Every message logged, debug included. */
+const capture = (logs: string[]) =>
+  Layer.merge(Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => void logs.push(String(message)))), Logger.minimumLogLevel(LogLevel.Debug))
+
 const peak = (starts: ReadonlyArray<Start>, from = 0, to = Number.POSITIVE_INFINITY) =>
   Math.max(0, ...starts.filter((s) => s.at >= from && s.at < to).map((s) => s.inFlight))
 
@@ -53,7 +57,10 @@ describe("adaptive limit", () => {
 
   it.effect("halves the requests in flight on a 429, then climbs back by one per window", () =>
     Effect.gen(function*() {
+      const logs: string[] = []
       const { starts, summary } = yield* drive({}, (n) => ({ latencyMs: 100, answer: n === 60 ? { status: 429, headers: {} } : ok }), 300, 1000, 10)
+        .pipe(Effect.provide(capture(logs)))
+      expect(logs).toEqual(["test: the server says it is overloaded; 8 requests in flight from now (were 16)"])
       const refused = starts[59]!.at + 100
       expect(peak(starts, refused - 100, refused)).toBe(16)
       // Those in flight finish; then 8, one more per window of answers (not doubling: 16 again after one).
@@ -79,7 +86,9 @@ describe("adaptive limit", () => {
     Effect.gen(function*() {
       // Five requests per window; the reset is two seconds off.
       const quota = (n: number) => ({ latencyMs: 10, answer: { status: 200, headers: { "ratelimit-remaining": String(Math.max(0, 5 - n)), "ratelimit-reset": "2" } } })
-      const { starts, summary } = yield* drive({ adaptive: false, maxConcurrency: 4 }, quota, 7, 2100, 10)
+      const logs: string[] = []
+      const { starts, summary } = yield* drive({ adaptive: false, maxConcurrency: 4 }, quota, 7, 2100, 10).pipe(Effect.provide(capture(logs)))
+      expect(logs[0]).toMatch(/^test: the server's quota asks every request to wait \d+ ms$/)
       expect(starts.filter((s) => s.at < 2000)).toHaveLength(5)
       expect(starts[5]!.at).toBeGreaterThanOrEqual(2010)
       expect(summary.pauses).toBeGreaterThan(0)
