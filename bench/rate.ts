@@ -139,7 +139,7 @@ const latencyKnee = async (ctx: RateContext) => {
       fixed.push({ concurrency: c, ok: run.ok, seconds: round(run.seconds, 1), rowsPerSecond: throughput(run) })
     }
     console.error(`latency knee at ${KNEE.knee}: default settings (adaptive)`)
-    const adaptive = await backfill(ctx, "kneeAdaptive", sim.url)
+    const adaptive = await backfill(ctx, "kneeadaptive", sim.url)
     const best = fixed.reduce((a, b) => (b.rowsPerSecond > a.rowsPerSecond ? b : a))
     return {
       latency: KNEE.spec,
