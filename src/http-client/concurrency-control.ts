@@ -2,7 +2,8 @@
  * The concurrency half of the adaptive limit: how many requests may be in flight, learnt the way TCP learns its
  * window. Each decision uses one window of answers (as many as the limit), all to requests sent after the previous
  * decision: an overloaded answer (429, 503) halves the limit; a window whose mean latency rose well above the best
- * window's (the queue at the server grows: TCP Vegas' signal) cuts it by a fifth; a healthy window raises it,
+ * window's (the queue at the server grows: TCP Vegas' signal) cuts it by a fifth (by half in slow start, back to the
+ * last window that was fine); a healthy window raises it,
  * doubling at first (slow start), then by one per window up to just below the limit of the last decrease, and by
  * a fraction per window beyond, so the limit dwells where the trouble began instead of bouncing into it.
  */
@@ -89,7 +90,8 @@ const decide = (s: ControlState): Decision => {
   const baselineMs = Math.min(latencyMs, (s.baselineMs ?? latencyMs) * CONTROL.baselineDrift)
   s.baselineMs = baselineMs
   if (latencyMs > baselineMs * CONTROL.tolerance + CONTROL.slackMs) {
-    decrease(s, CONTROL.latencyFactor)
+    // In slow start the window before this doubling was fine: go back to it at once.
+    decrease(s, s.slowStart ? 0.5 : CONTROL.latencyFactor)
     return { kind: "latency", before, latencyMs, baselineMs }
   }
   increase(s)
