@@ -139,7 +139,7 @@ export const makeAdaptiveLimit = (options: AdaptiveLimitOptions) =>
         const decision = observe(control, t.epoch, { overloaded, latencyMs: overloaded || answer.status >= 500 ? undefined : now - t.startedAt })
         if (decision === undefined) return paused
         const resize = Effect.zipRight(paused, slots.resize(allowed(control)))
-        if (decision.kind === "increase") return resize
+        if (decision.kind === "increase" || decision.kind === "hold") return resize
         pace.period.backoffs++
         return Effect.zipRight(resize, Effect.logDebug(backoffText(options.service, decision, allowed(control))))
       })

@@ -1,11 +1,11 @@
 /**
  * The concurrency half of the adaptive limit: how many requests may be in flight, learnt the way TCP learns its
  * window. Each decision uses one window of answers (as many as the limit), all to requests sent after the previous
- * decision: an overloaded answer (429, 503) halves the limit; a window whose mean latency rose well above the best
- * window's (the queue at the server grows: TCP Vegas' signal) cuts it by a fifth (by half in slow start, back to the
- * last window that was fine); a healthy window raises it,
- * doubling at first (slow start), then by one per window up to just below the limit of the last decrease, and by
- * a fraction per window beyond, so the limit dwells where the trouble began instead of bouncing into it.
+ * decision. An overloaded answer (429, 503) halves the limit. Two windows in a row whose median latency rose well
+ * above the best window's (the queue at the server grows: TCP Vegas' signal) cut it by a fifth; in slow start one
+ * such window halves it, back to the last window that was fine. A healthy window raises it: doubling at first (slow
+ * start), then by one per window up to just below the limit of the last decrease, and by a fraction per window
+ * beyond, so the limit dwells where the trouble began instead of bouncing into it.
  */
 
 /** Tunings, with why. */
@@ -32,8 +32,10 @@ export interface ControlState {
   epoch: number
   lastDecision: Decision["kind"] | undefined
   answers: number
-  healthy: number
-  latencySumMs: number
+  /** Slow windows in a row. */
+  slowWindows: number
+  /** Latencies of the window's answers sent in it that said nothing of load. */
+  latenciesMs: number[]
   overloaded: boolean
   baselineMs: number | undefined
   recentLimits: number[]
@@ -47,8 +49,8 @@ export const initialControl = (start: number, ceiling: number): ControlState => 
   epoch: 0,
   lastDecision: undefined,
   answers: 0,
-  healthy: 0,
-  latencySumMs: 0,
+  slowWindows: 0,
+  latenciesMs: [],
   overloaded: false,
   baselineMs: undefined,
   recentLimits: []
@@ -59,6 +61,7 @@ export const allowed = (s: ControlState) => Math.max(1, Math.floor(s.limit))
 
 export type Decision =
   | { readonly kind: "increase" }
+  | { readonly kind: "hold" }
   | { readonly kind: "overload"; readonly before: number }
   | { readonly kind: "latency"; readonly before: number; readonly latencyMs: number; readonly baselineMs: number }
 
@@ -80,20 +83,31 @@ const increase = (s: ControlState) => {
   s.limit = Math.min(s.ceiling, s.limit + step)
 }
 
+/** The middle latency: one answer held up by the client's own work (a page parsed, a GC) does not move it. */
+const median = (values: ReadonlyArray<number>) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
 const decide = (s: ControlState): Decision => {
   const before = allowed(s)
   if (s.overloaded) {
     decrease(s, CONTROL.overloadFactor)
     return { kind: "overload", before }
   }
-  const latencyMs = s.latencySumMs / s.healthy
+  const latencyMs = median(s.latenciesMs)
   const baselineMs = Math.min(latencyMs, (s.baselineMs ?? latencyMs) * CONTROL.baselineDrift)
   s.baselineMs = baselineMs
   if (latencyMs > baselineMs * CONTROL.tolerance + CONTROL.slackMs) {
-    // In slow start the window before this doubling was fine: go back to it at once.
+    // In slow start the window before this doubling was fine: go back to it at once. Later, one slow window may be
+    // the client's own hiccup (a busy event loop reads answers late): a second in a row is the server.
+    if (!s.slowStart && ++s.slowWindows < 2) return { kind: "hold" }
+    s.slowWindows = 0
     decrease(s, s.slowStart ? 0.5 : CONTROL.latencyFactor)
     return { kind: "latency", before, latencyMs, baselineMs }
   }
+  s.slowWindows = 0
   increase(s)
   return { kind: "increase" }
 }
@@ -113,17 +127,15 @@ export const observe = (s: ControlState, epoch: number, o: Observation): Decisio
     s.answers++
     if (o.overloaded) s.overloaded = true
     else if (o.latencyMs !== undefined) {
-      s.healthy++
-      s.latencySumMs += o.latencyMs
+      s.latenciesMs.push(o.latencyMs)
     }
   } else return undefined
-  if (!s.overloaded && (s.answers < allowed(s) || s.healthy === 0)) return undefined
+  if (!s.overloaded && (s.answers < allowed(s) || s.latenciesMs.length === 0)) return undefined
   const decision = decide(s)
   s.lastDecision = decision.kind
   s.epoch++
   s.answers = 0
-  s.healthy = 0
-  s.latencySumMs = 0
+  s.latenciesMs = []
   s.overloaded = false
   s.recentLimits = [...s.recentLimits.slice(1 - CONTROL.settledOver), allowed(s)]
   return decision
