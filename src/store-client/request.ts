@@ -29,7 +29,8 @@ const START_CONCURRENCY = 2
 
 /**
  * GETs (and the few writes) below the API root with the consumer key, paced by the adaptive limit (at most
- * `concurrency` in flight, `maxRps` a second), each retried on the shared schedule. Returns the JSON answer, or the store error that explains why there is none.
+ * `concurrency` in flight, `maxRps` a second), each retried on the shared schedule. Returns the JSON answer, or the
+ * store error that explains why there is none.
  */
 export const makeGetJson = (settings: StoreSettings, policy: RetryPolicy) =>
   Effect.gen(function*() {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, Fiber, Layer, Logger, LogLevel, TestClock } from "effect"
-import { type AdaptiveLimitOptions, type Answered, makeAdaptiveLimit } from "../../src/http-client/adaptive-limit.js"
+import { AdaptiveLimit, AdaptiveLimitLive, type AdaptiveLimitOptions, type Answered } from "../../src/http-client/adaptive-limit.js"
 import { quotaOf } from "../../src/http-client/rate-headers.js"
 
 /** What the fake server answers to its n-th request (1-based), given the requests in flight as it arrived. */
@@ -20,7 +20,7 @@ interface Start {
 const drive = (options: Partial<AdaptiveLimitOptions>, serve: Serve, count: number, forMs: number, stepMs = 5) =>
   Effect.gen(function*() {
     const origin = yield* Clock.currentTimeMillis
-    const limit = yield* makeAdaptiveLimit({ service: "test", maxConcurrency: 16, startConcurrency: 2, maxRps: undefined, adaptive: true, ...options })
+    const limit = yield* Effect.provide(AdaptiveLimit, AdaptiveLimitLive({ service: "test", maxConcurrency: 16, startConcurrency: 2, maxRps: undefined, adaptive: true, ...options }))
     const starts: Start[] = []
     let inFlight = 0
     const exchange = Effect.gen(function*() {
