@@ -14,12 +14,14 @@
  *   5. the same backfill against a store answering every request after 250 ms, at concurrency 1, 2, 4, 8;
  *   6. the backfill of a store three times bigger (growth of time and memory), and ten times with --growth-million;
  *   7. CPU per document and the combined limit (bench/cpu.ts);
- *   8. freshness with `shopsync serve`: webhooks, a delivery burst, the scheduled sync alone (bench/freshness.ts).
+ *   8. freshness with `shopsync serve`: webhooks, a delivery burst, the scheduled sync alone (bench/freshness.ts);
+ *   9. the store client's pace (bench/rate.ts): a rate-limited store, and one that slows past 4 requests in flight.
  * Prints the figures, the ratios and the targets, and writes bench/results/latest.json.
  *
  *   npm run bench                        # 100,000 orders, 300,000 for growth (about half an hour)
  *   npm run bench -- --quick             # a small store: checks the benchmark itself in about a minute
  *   npm run bench -- --orders N --concurrency C --latency-orders N --growth-orders N --skip-latency --skip-growth --skip-freshness
+ *                                        --rate-orders N --skip-rate
  *   npm run bench -- --growth-million    # growth to 10 × orders too (1,000,000 orders: hours)
  */
 import { spawn, spawnSync } from "node:child_process"
@@ -33,6 +35,7 @@ import { defaultDataDir, embeddedPostgres } from "../src/warehouse/embedded.js"
 import { copyToFile, tableColumns } from "./copy.js"
 import { cpuFigures, cpuTargetRows, type GrowthRun } from "./cpu.js"
 import { freshness, reportFreshness } from "./freshness.js"
+import { rateBench, reportRate } from "./rate.js"
 
 const root = path.resolve(fileURLToPath(new URL("..", import.meta.url)))
 const flag = (name: string) => process.argv.includes(`--${name}`)
@@ -225,9 +228,11 @@ const main = async () => {
       for (const c of LATENCY_CONCURRENCY) {
         console.error(`250 ms latency, concurrency ${c}`)
         const url = await freshDatabase(`latency${c}`)
-        latency.push({ concurrency: c, ...summaryOf(await measure(shopsync(backfill), { postgres, simulator: slowSim.pid }, env(url, slowSim.url, c))) })
+        const fixed = { ...env(url, slowSim.url, c), STORE_CONCURRENCY_MODE: "fixed" }
+        latency.push({ concurrency: c, ...summaryOf(await measure(shopsync(backfill), { postgres, simulator: slowSim.pid }, fixed)) })
       }
     }
+    const rate = flag("skip-rate") ? undefined : await rateBench({ root, quick, orders: arg("rate-orders", quick ? 2_000 : 10_000), products, freshDatabase })
     const growth: Array<Run & GrowthRun> = []
     for (const size of growthSizes) {
       console.error(`growth: backfill of ${size} orders`)
@@ -277,6 +282,7 @@ const main = async () => {
       plainFirstSync: plainFirst,
       plainNoChangeSync: plainNoChange,
       views,
+      rate,
       latency250ms: latency.map((l) => ({ ...l, speedupOverConcurrency1: speedup(l.concurrency) })),
       growth,
       cpu: cpuFigures(sourceRun, sinkRun, pipeline, dump.documents, os.cpus().length),
@@ -289,6 +295,7 @@ const main = async () => {
     }
     report(result)
     if (fresh) reportFreshness(fresh)
+    if (rate) reportRate(rate)
     fs.mkdirSync(path.join(root, "bench/results"), { recursive: true })
     fs.writeFileSync(path.join(root, "bench/results/latest.json"), `${JSON.stringify(result, null, 2)}\n`)
   } finally {

@@ -18,6 +18,22 @@ const faults = Options.text("faults").pipe(Options.withPseudoName("SPEC"),
   Options.withDescription('fault injection, e.g. "429:0.05,500:0.02,drop:0.01,latency:250ms" (kinds: 429 500 502 503 html5xx html404 empty5xx drop latency)'),
   Options.optional
 )
+const storeRateLimit = Options.float("rate-limit").pipe(Options.withPseudoName("RPS"),
+  Options.withDescription("requests per second the host allows (a token bucket; 429 with Retry-After beyond it; default: no limit)"),
+  Options.optional
+)
+const burst = Options.integer("burst").pipe(Options.withPseudoName("COUNT"),
+  Options.withDescription("requests the rate limit lets through at once after a quiet spell (default: the rate)"),
+  Options.optional
+)
+const rateLimitHeaders = Options.choice("rate-limit-headers", ["ratelimit", "x-ratelimit", "none"]).pipe(
+  Options.withDescription("rate-limit headers on every answer: RateLimit-* (reset in seconds), X-RateLimit-* (reset a Unix time) or none; default: ratelimit"),
+  Options.withDefault("ratelimit")
+)
+const latencyKnee = Options.text("latency-knee").pipe(Options.withPseudoName("BASE,KNEE,PER_EXTRA"),
+  Options.withDescription('a latency that grows with load, e.g. "100ms,4,50ms": 100 ms a request, 50 ms more per request in flight beyond 4'),
+  Options.optional
+)
 const noStoreWideRefunds = Options.boolean("no-store-wide-refunds").pipe(
   Options.withDescription("answer GET /refunds with 404, like stores older than 9.0")
 )
@@ -42,10 +58,10 @@ const serveUntilInterrupted = (close: () => Promise<void>) =>
 
 const storeCommand = Command.make(
   "store",
-  { port, seed, orders, customers, products, timezone, faults, noStoreWideRefunds, disabledRoutes, forbiddenRoutes },
+  { port, seed, orders, customers, products, timezone, faults, rateLimit: storeRateLimit, burst, rateLimitHeaders, latencyKnee, noStoreWideRefunds, disabledRoutes, forbiddenRoutes },
   (o) =>
     Effect.gen(function*() {
-      const { parseFaultSpec, startStoreSimulator } = yield* storeSimulator
+      const { parseFaultSpec, parseLatencyKnee, startStoreSimulator } = yield* storeSimulator
       const sim = yield* Effect.promise(() =>
         startStoreSimulator({
           ...(Option.isSome(o.port) ? { port: o.port.value } : {}),
@@ -53,6 +69,12 @@ const storeCommand = Command.make(
           storeWideRefunds: !o.noStoreWideRefunds,
           routes: { disabled: o.disabledRoutes, forbidden: o.forbiddenRoutes },
           faults: Option.isSome(o.faults) ? parseFaultSpec(o.faults.value) : [],
+          throttle: {
+            ...(Option.isSome(o.rateLimit)
+              ? { rateLimit: { rps: o.rateLimit.value, ...Option.match(o.burst, { onNone: () => ({}), onSome: (b) => ({ burst: b }) }), headers: o.rateLimitHeaders } }
+              : {}),
+            ...(Option.isSome(o.latencyKnee) ? { latency: parseLatencyKnee(o.latencyKnee.value) } : {})
+          },
           data: {
             seed: o.seed,
             orders: o.orders,

@@ -12,8 +12,15 @@ export interface StoreSettings {
   readonly settleSeconds: number
   readonly maxAttempts: number
   readonly requestTimeoutMs: number
-  /** Requests in flight at once; long walks are split into this many slices walked together. */
+  /**
+   * The most requests in flight at once (the adaptive limit finds how many the store sustains, up to this); long
+   * walks are split into up to this many slices walked together.
+   */
   readonly concurrency: number
+  /** STORE_MAX_RPS: the most requests started per second (absent: no ceiling). */
+  readonly maxRps?: number | undefined
+  /** STORE_CONCURRENCY_MODE: adaptive (absent) finds the pace; fixed keeps `concurrency` in flight. */
+  readonly concurrencyMode?: ConcurrencyMode | undefined
   /** STORE_AUTH: how the key travels (absent: auto). */
   readonly auth?: StoreAuth
 }
@@ -24,6 +31,10 @@ export interface StoreSettings {
  */
 export const STORE_AUTH_CHOICES = ["auto", "basic", "oauth1", "query"] as const
 export type StoreAuth = (typeof STORE_AUTH_CHOICES)[number]
+
+/** adaptive: start low and find what the store sustains (429s, rate-limit headers, latency); fixed: always STORE_CONCURRENCY. */
+export const CONCURRENCY_MODES = ["adaptive", "fixed"] as const
+export type ConcurrencyMode = (typeof CONCURRENCY_MODES)[number]
 
 /** A setting as the config file and the start-up check know it. */
 export interface Setting {
@@ -116,7 +127,18 @@ export const storeTuningConfig: Config.Config<StoreTuning> = Config.all({
   settleSeconds: wholeNumber("STORE_SETTLE_SECONDS", 2, { min: 0, max: 3600 }),
   maxAttempts: wholeNumber("STORE_MAX_ATTEMPTS", 8, { min: 1, max: 20 }),
   requestTimeoutMs: wholeNumber("STORE_REQUEST_TIMEOUT_MS", 60_000, { min: 1_000, max: 600_000 }),
-  concurrency: wholeNumber("STORE_CONCURRENCY", 4, { min: 1, max: 16 }),
+  concurrency: wholeNumber("STORE_CONCURRENCY", 16, { min: 1, max: 16 }),
+  maxRps: Config.option(named("STORE_MAX_RPS", Config.number().pipe(inRange("STORE_MAX_RPS", "a number of requests per second", { min: 0.01, max: 10_000 })))).pipe(
+    Config.map(Option.getOrUndefined)
+  ),
+  concurrencyMode: named("STORE_CONCURRENCY_MODE", Config.string().pipe(
+    Config.map((s) => s.trim().toLowerCase()),
+    Config.withDefault("adaptive"),
+    Config.validate({
+      message: `STORE_CONCURRENCY_MODE must be one of ${CONCURRENCY_MODES.join(", ")} (adaptive: find the pace the store sustains up to STORE_CONCURRENCY; fixed: always STORE_CONCURRENCY)`,
+      validation: (s): s is ConcurrencyMode => (CONCURRENCY_MODES as ReadonlyArray<string>).includes(s)
+    })
+  )),
   auth: storeAuth
 })
 

@@ -14,7 +14,10 @@ export class StoreClient extends Context.Tag("shopsync/StoreClient")<StoreClient
   readonly storeId: string
   readonly perPage: number
   readonly settleSeconds: number
-  /** Requests allowed in flight at once (STORE_CONCURRENCY); callers may ask for more, they queue. */
+  /**
+   * The most requests in flight at once (STORE_CONCURRENCY): callers may send this many together; the adaptive
+   * limit lets through what the store sustains, the rest queue.
+   */
   readonly concurrency: number
   /**
    * GET a list endpoint, each item decoded with `schema`, every field kept (the warehouse stores documents whole);
@@ -27,11 +30,13 @@ export class StoreClient extends Context.Tag("shopsync/StoreClient")<StoreClient
   readonly send: <A>(write: Write, path: string, params: QueryParams, schema: Schema.Schema<A>) => Effect.Effect<A, StoreError>
   /** Requests sent so far (retries included), for summaries and benchmarks. */
   readonly requestCount: Effect.Effect<number>
+  /** Logs (info) the pace since the last call: requests per second, the concurrency settled at, 429s. */
+  readonly logPace: Effect.Effect<void>
 }>() {}
 
 export const makeStoreClient = (settings: StoreSettings, policy: RetryPolicy) =>
   Effect.gen(function*() {
-    const { getJson, sendJson, requestCount } = yield* makeGetJson(settings, policy)
+    const { getJson, sendJson, requestCount, logPace } = yield* makeGetJson(settings, policy)
 
     const list = <A>(path: string, params: QueryParams, schema: Schema.Schema<A>) => {
       const decode = decodeDocuments(schema, path)
@@ -59,7 +64,8 @@ export const makeStoreClient = (settings: StoreSettings, policy: RetryPolicy) =>
       list,
       get,
       send,
-      requestCount
+      requestCount,
+      logPace
     })
   })
 

@@ -2,6 +2,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect, Ref } from "effect"
 import type { StoreSettings } from "../config/settings.js"
+import { makeAdaptiveLimit } from "../http-client/adaptive-limit.js"
 import { type RetryPolicy, retrySchedule } from "../http-client/retry.js"
 import { type Answer, send } from "../http-client/send.js"
 import { USER_AGENT } from "../http-client/user-agent.js"
@@ -23,9 +24,13 @@ const writeRequest = (write: Write | undefined, url: string) => {
   return write.body === undefined ? request : HttpClientRequest.bodyUnsafeJson(request, write.body)
 }
 
+/** Requests in flight before the store has said anything: a shared host's few, not a dedicated server's many. */
+const START_CONCURRENCY = 2
+
 /**
- * GETs (and the few writes) below the API root with the consumer key, at most `concurrency` in flight, each retried on the shared
- * schedule. Returns the JSON answer, or the store error that explains why there is none.
+ * GETs (and the few writes) below the API root with the consumer key, paced by the adaptive limit (at most
+ * `concurrency` in flight, `maxRps` a second), each retried on the shared schedule. Returns the JSON answer, or the
+ * store error that explains why there is none.
  */
 export const makeGetJson = (settings: StoreSettings, policy: RetryPolicy) =>
   Effect.gen(function*() {
@@ -35,13 +40,19 @@ export const makeGetJson = (settings: StoreSettings, policy: RetryPolicy) =>
     )
     const requests = yield* Ref.make(0)
     const jsonSeen = yield* Ref.make(false)
-    // Held for the exchange itself (not the parse, nor a retry's wait): what the store sees. Signing happens
+    // Paces the exchange itself (not the parse, nor a retry's wait): what the store sees. Signing happens
     // inside, so a request that waited for its turn does not carry a stale timestamp.
-    const inFlight = yield* Effect.makeSemaphore(settings.concurrency)
+    const limit = yield* makeAdaptiveLimit({
+      service: "store",
+      maxConcurrency: settings.concurrency,
+      startConcurrency: START_CONCURRENCY,
+      maxRps: settings.maxRps,
+      adaptive: settings.concurrencyMode !== "fixed"
+    })
 
     const exchange = (write: Write | undefined, url: string, as: Credentials | undefined) =>
-      Effect.flatMap(auth.authorize(writeRequest(write, url), as), (request) =>
-        Ref.update(requests, (n) => n + 1).pipe(Effect.zipRight(send(http, request, policy.timeoutMs)))).pipe(inFlight.withPermits(1))
+      limit.run(Effect.flatMap(auth.authorize(writeRequest(write, url), as), (request) =>
+        Ref.update(requests, (n) => n + 1).pipe(Effect.zipRight(send(http, request, policy.timeoutMs)))))
 
     const judged = (answer: Answer, shown: string) =>
       Effect.flatMap(Effect.all([auth.basicRead, Ref.get(jsonSeen)]), ([basicRead, seen]) =>
@@ -72,5 +83,5 @@ export const makeGetJson = (settings: StoreSettings, policy: RetryPolicy) =>
     const getJson = (path: string, params: QueryParams = {}) => requestJson(undefined, path, params)
     const sendJson = (write: Write, path: string, params: QueryParams = {}) => requestJson(write, path, params)
 
-    return { getJson, sendJson, requestCount: Ref.get(requests) }
+    return { getJson, sendJson, requestCount: Ref.get(requests), logPace: limit.logSummary }
   })

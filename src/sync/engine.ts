@@ -91,6 +91,7 @@ const runLocked = (request: SyncRequest, locks: RunLocks) =>
     if (Option.isNone(locks.resources) && others.length > 0) yield* Effect.logInfo("another run is refreshing the store's other resources; this one leaves them to it")
     const results = STREAMS.flatMap((name) => [...salesResults, ...rest].filter((r) => r.stream === name))
     const summary: RunSummary = { runId: run.id, streams: results, requests: yield* store.requestCount, seconds: (Date.now() - started) / 1000 }
+    yield* store.logPace
     const failures = results.filter((r) => r.error !== undefined).map((r) => ({ stream: r.stream, error: r.error! }))
     if (failures.length > 0) return yield* new SyncFailed({ runId: run.id, failures, summary })
     return summary

@@ -7,6 +7,7 @@ import { readBody } from "../http/body.ts"
 import { HttpError } from "../http/errors.ts"
 import type { FaultInjector } from "../http/faults.ts"
 import { type Reply, writeReply } from "../http/reply.ts"
+import type { Throttle } from "../http/throttle.ts"
 import type { Params, Router } from "../http/router.ts"
 import { cannotView, type StoreAuthenticator } from "./auth.ts"
 import type { SimClock } from "./clock.ts"
@@ -59,6 +60,8 @@ export interface AppOptions {
   auth: StoreAuthenticator
   routes: RouteAvailability
   faults: FaultInjector
+  /** The host's rate limit and load-dependent latency on API requests, in front of the faults. */
+  throttle?: Throttle | undefined
   onRequest: ((info: RequestInfo) => void | Promise<void>) | undefined
   log: LoggedRequest[]
   apiUrl: () => string
@@ -125,16 +128,19 @@ export const createRequestHandler = (app: AppOptions) => {
     const path = lower === API_ROOT || lower.startsWith(`${API_ROOT}/`) ? url.pathname.slice(API_ROOT.length) || "/" : undefined
     const entry: LoggedRequest = { method: req.method ?? "GET", url: url.pathname + url.search, status: 0 }
     app.log.push(entry)
-    const decision = app.faults.decide(path, `${entry.method} ${entry.url}`)
+    const admission = path === undefined ? undefined : app.throttle?.admit()
+    res.once("close", () => admission?.release())
+    const decision = admission?.reply === undefined ? app.faults.decide(path, `${entry.method} ${entry.url}`) : { delayMs: 0, action: undefined }
     const run = async () => {
-      if (decision.delayMs > 0) await new Promise((r) => setTimeout(r, decision.delayMs))
+      const delayMs = decision.delayMs + (admission?.delayMs ?? 0)
+      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs))
       if (decision.action?.type === "drop") {
         req.socket.destroy()
         return
       }
-      const reply = decision.action?.reply ?? (await answer(req, url, path))
+      const reply = admission?.reply ?? decision.action?.reply ?? (await answer(req, url, path))
       entry.status = reply.status
-      writeReply(res, reply, { Date: new Date(app.clock.now()).toUTCString() })
+      writeReply(res, reply, { Date: new Date(app.clock.now()).toUTCString(), ...admission?.headers })
     }
     run().catch((error) => {
       console.error("store simulator: failed to answer", error)

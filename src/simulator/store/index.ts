@@ -3,6 +3,7 @@
 import { FaultInjector, type FaultRule } from "../http/faults.ts"
 import { Router } from "../http/router.ts"
 import { listen } from "../http/server.ts"
+import { Throttle, type ThrottleOptions } from "../http/throttle.ts"
 import { StoreAuthenticator, type StoreAuthOptions } from "./auth.ts"
 import { API_ROOT, STORE_API_ROOT, type Handler, type LoggedRequest, type RequestInfo, createRequestHandler } from "./app.ts"
 import { registerAttributes } from "./taxonomy/attributes.ts"
@@ -36,6 +37,7 @@ import { registerWebhooks } from "./webhooks/webhooks.ts"
 import { withControls } from "./control.ts"
 
 export type { FaultKind, FaultRule } from "../http/faults.ts"
+export type { LatencyKneeOptions, RateLimitHeaders, RateLimitOptions, ThrottleOptions } from "../http/throttle.ts"
 export type { StoreAuthOptions } from "./auth.ts"
 export type { RouteAvailability } from "./routes.ts"
 export type { SimClock } from "./clock.ts"
@@ -48,7 +50,7 @@ export type { ProductInput, VariationInput } from "./products/product-input.ts"
 export { StoreState } from "./state.ts"
 export { generate } from "./generate/generate.ts"
 export { type DailyNetSalesRow, dailyNetSales } from "./reports/reference.ts"
-export { parseFaultSpec } from "./main.ts"
+export { parseFaultSpec, parseLatencyKnee } from "./main.ts"
 export { manualClock, realClock }
 
 export interface StoreSimulatorOptions {
@@ -69,6 +71,11 @@ export interface StoreSimulatorOptions {
   /** Default true; false answers GET /refunds with 404 rest_no_route, like stores before WooCommerce 9.0. */
   storeWideRefunds?: boolean
   faults?: FaultRule[]
+  /**
+   * The host's load limits on API requests, in front of the faults: a token-bucket rate limit (429 with Retry-After
+   * and rate-limit headers) and a latency that grows with the requests in flight beyond a knee. Default: neither.
+   */
+  throttle?: ThrottleOptions
   /** Called before each response is computed (after fault decisions); `path` is below the API root. */
   onRequest?: (info: RequestInfo) => void | Promise<void>
   /** The storefront API's rate limiter (seed part 2 §8); off unless `enabled`. */
@@ -92,6 +99,8 @@ export interface StoreSimulator {
   readonly state: StoreState
   /** Every request in arrival order (url = path + query); status 0 for a dropped connection. */
   readonly requests: ReadonlyArray<LoggedRequest>
+  /** With a throttle: the API requests in flight as each admitted one arrived (itself included), in arrival order. */
+  readonly inFlightAtArrival: ReadonlyArray<number>
   setFaults(rules: FaultRule[]): void
   /** Resolves once every webhook delivery queued so far has been made and logged. */
   webhooksIdle(): Promise<void>
@@ -132,6 +141,7 @@ export const startStoreSimulator = async (options: StoreSimulatorOptions = {}): 
 
   const faults = new FaultInjector(options.faults ?? [], { errorBody: errorBodyFor, nowMs: () => clock.now() })
   const requests: LoggedRequest[] = []
+  const throttle = options.throttle === undefined ? undefined : new Throttle(options.throttle, { nowMs: () => performance.now(), epochMs: () => clock.now() })
   let url = ""
   let delivery: WebhookDelivery | undefined
   const server = await listen(
@@ -142,6 +152,7 @@ export const startStoreSimulator = async (options: StoreSimulatorOptions = {}): 
       auth: new StoreAuthenticator(options.consumerKey ?? "ck_demo", options.consumerSecret ?? "cs_demo", clock, options.auth),
       routes: options.routes ?? {},
       faults,
+      throttle,
       onRequest: options.onRequest,
       log: requests,
       apiUrl: () => url,
@@ -158,6 +169,7 @@ export const startStoreSimulator = async (options: StoreSimulatorOptions = {}): 
     storefrontUrl: `${server.origin}${STORE_API_ROOT}/v1`,
     state,
     requests,
+    inFlightAtArrival: throttle?.inFlightAtArrival ?? [],
     setFaults: (rules) => faults.setRules(rules),
     webhooksIdle: () => hooks.idle(),
     close: async () => {

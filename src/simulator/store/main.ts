@@ -1,5 +1,6 @@
 // Command-line helpers for running the store simulator standalone (the CLI wiring lives elsewhere).
 import type { FaultKind, FaultRule } from "../http/faults.ts"
+import type { LatencyKneeOptions } from "../http/throttle.ts"
 
 const KINDS: ReadonlyArray<FaultKind> = ["429", "500", "502", "503", "html5xx", "html404", "empty5xx", "drop", "latency"]
 
@@ -77,3 +78,19 @@ export const parseFaultSpec = (spec: string): FaultRule[] =>
       if (rule.probability !== undefined && rule.probability > 1) throw new Error(`fault spec: probability above 1 in "${text}"`)
       return rule
     })
+
+/**
+ * Parses a latency that grows with load, "BASE,KNEE,PER_EXTRA", e.g. "100ms,4,50ms": every request takes 100 ms,
+ * and 50 ms more per request in flight beyond 4.
+ */
+export const parseLatencyKnee = (spec: string): LatencyKneeOptions => {
+  const parts = spec.split(",").map((s) => s.trim())
+  if (parts.length !== 3) throw new Error(`latency knee: "${spec}" is not BASE,KNEE,PER_EXTRA (e.g. 100ms,4,50ms)`)
+  const knee = Number(parts[1])
+  if (!Number.isInteger(knee) || knee < 1) throw new Error(`latency knee: the knee must be a whole number of requests from 1, got "${parts[1]}"`)
+  try {
+    return { baseMs: duration(parts[0]!), knee, perExtraMs: duration(parts[2]!) }
+  } catch (e) {
+    throw new Error(String((e as Error).message).replace(/^fault spec/, "latency knee"))
+  }
+}

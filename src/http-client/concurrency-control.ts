@@ -1,0 +1,146 @@
+/**
+ * The concurrency half of the adaptive limit: how many requests may be in flight, learnt the way TCP learns its
+ * window. Each decision uses one window of answers (as many as the limit), all to requests sent after the previous
+ * decision. An overloaded answer (429, 503) halves the limit. Two windows in a row whose median latency rose well
+ * above the best window's (the queue at the server grows: TCP Vegas' signal) cut it by a fifth; in slow start one
+ * such window halves it, back to the last window that was fine. A healthy window raises it: doubling at first (slow
+ * start), then by one per window up to just below the limit of the last decrease, and by a fraction per window
+ * beyond, so the limit dwells where the trouble began instead of bouncing into it.
+ */
+
+/** Tunings, with why. */
+export const CONTROL = {
+  /** A window this much slower than the best (plus the slack) means requests queue at the server. */
+  tolerance: 1.25,
+  /** Absolute slack: on loopback a millisecond of jitter is not a queue. */
+  slackMs: 5,
+  overloadFactor: 0.5,
+  latencyFactor: 0.8,
+  /** The best latency seen creeps up 1 % per window, so a store that got slower for good is not held against its past. */
+  baselineDrift: 1.01,
+  /** Decisions whose limits make the settled figure. */
+  settledOver: 16
+} as const
+
+export interface ControlState {
+  limit: number
+  readonly ceiling: number
+  slowStart: boolean
+  /** The limit before the last decrease. */
+  troubleAt: number
+  /** Decisions made so far: a request carries the epoch it was sent in, and only answers of this epoch count. */
+  epoch: number
+  lastDecision: Decision["kind"] | undefined
+  answers: number
+  /** Slow windows in a row. */
+  slowWindows: number
+  /** Latencies of the window's answers sent in it that said nothing of load. */
+  latenciesMs: number[]
+  overloaded: boolean
+  baselineMs: number | undefined
+  recentLimits: number[]
+}
+
+export const initialControl = (start: number, ceiling: number): ControlState => ({
+  limit: Math.min(start, ceiling),
+  ceiling,
+  slowStart: true,
+  troubleAt: Number.POSITIVE_INFINITY,
+  epoch: 0,
+  lastDecision: undefined,
+  answers: 0,
+  slowWindows: 0,
+  latenciesMs: [],
+  overloaded: false,
+  baselineMs: undefined,
+  recentLimits: []
+})
+
+/** Requests allowed in flight. */
+export const allowed = (s: ControlState) => Math.max(1, Math.floor(s.limit))
+
+export type Decision =
+  | { readonly kind: "increase" }
+  | { readonly kind: "hold" }
+  | { readonly kind: "overload"; readonly before: number }
+  | { readonly kind: "latency"; readonly before: number; readonly latencyMs: number; readonly baselineMs: number }
+
+export interface Observation {
+  /** 429 or 503: the server says it has too much. */
+  readonly overloaded: boolean
+  /** The exchange's time, for answers that say nothing of load (undefined: no answer, or an overload). */
+  readonly latencyMs: number | undefined
+}
+
+const decrease = (s: ControlState, factor: number) => {
+  s.troubleAt = s.limit
+  s.limit = Math.max(1, s.limit * factor)
+  s.slowStart = false
+}
+
+const increase = (s: ControlState) => {
+  const step = s.slowStart ? allowed(s) : allowed(s) < Math.floor(s.troubleAt) - 1 ? 1 : 1 / allowed(s)
+  s.limit = Math.min(s.ceiling, s.limit + step)
+}
+
+/** The middle latency: one answer held up by the client's own work (a page parsed, a GC) does not move it. */
+const median = (values: ReadonlyArray<number>) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+const decide = (s: ControlState): Decision => {
+  const before = allowed(s)
+  if (s.overloaded) {
+    decrease(s, CONTROL.overloadFactor)
+    return { kind: "overload", before }
+  }
+  const latencyMs = median(s.latenciesMs)
+  const baselineMs = Math.min(latencyMs, (s.baselineMs ?? latencyMs) * CONTROL.baselineDrift)
+  s.baselineMs = baselineMs
+  if (latencyMs > baselineMs * CONTROL.tolerance + CONTROL.slackMs) {
+    // In slow start the window before this doubling was fine: go back to it at once. Later, one slow window may be
+    // the client's own hiccup (a busy event loop reads answers late): a second in a row is the server.
+    if (!s.slowStart && ++s.slowWindows < 2) return { kind: "hold" }
+    s.slowWindows = 0
+    decrease(s, s.slowStart ? 0.5 : CONTROL.latencyFactor)
+    return { kind: "latency", before, latencyMs, baselineMs }
+  }
+  s.slowWindows = 0
+  increase(s)
+  return { kind: "increase" }
+}
+
+/**
+ * Counts one answer to a request sent in `epoch`; once the window is full (or at once on an overload), decides
+ * and opens the next window; a window without an answer sent in it waits for one. Returns the decision, if one was made.
+ */
+export const observe = (s: ControlState, epoch: number, o: Observation): Decision | undefined => {
+  if (epoch === s.epoch - 1) {
+    // Sent just before the last decision (a slot freed by its window's first answers): it fills the window, but its
+    // latency says nothing of the new limit; its overload is news unless the last decision already answered one.
+    if (o.overloaded && s.lastDecision !== "overload") s.overloaded = true
+    else if (o.overloaded || o.latencyMs === undefined) return undefined
+    s.answers++
+  } else if (epoch === s.epoch) {
+    s.answers++
+    if (o.overloaded) s.overloaded = true
+    else if (o.latencyMs !== undefined) {
+      s.latenciesMs.push(o.latencyMs)
+    }
+  } else return undefined
+  if (!s.overloaded && (s.answers < allowed(s) || s.latenciesMs.length === 0)) return undefined
+  const decision = decide(s)
+  s.lastDecision = decision.kind
+  s.epoch++
+  s.answers = 0
+  s.latenciesMs = []
+  s.overloaded = false
+  s.recentLimits = [...s.recentLimits.slice(1 - CONTROL.settledOver), allowed(s)]
+  return decision
+}
+
+/** The mean limit of the last decisions: where the limit settled. */
+export const settled = (s: ControlState) =>
+  s.recentLimits.length === 0 ? allowed(s) : s.recentLimits.reduce((a, b) => a + b, 0) / s.recentLimits.length
