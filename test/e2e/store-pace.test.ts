@@ -52,9 +52,11 @@ describe("the store client finds the pace the store sustains", () => {
       const seen = h.sim.inFlightAtArrival
       expect(seen.length).toBeGreaterThan(60)
       // The sync asks for less at the start and as walks end: the busiest tenth of the run shows where the limit sat.
+      // Near the knee, with a request's slack each side for a loaded machine (whose own delays read as the store's);
+      // a client that does not back off sits at its ceiling of 16.
       const p90 = [...seen].sort((a, b) => a - b)[Math.floor(seen.length * 0.9)]!
-      expect(p90).toBeGreaterThanOrEqual(4)
-      expect(p90).toBeLessThanOrEqual(6)
+      expect(p90).toBeGreaterThanOrEqual(3)
+      expect(p90).toBeLessThanOrEqual(7)
     }, { orders: 2400, customers: 100 })
   })
 })
