@@ -1,4 +1,10 @@
 import { Config, ConfigError, Either, Option, Redacted } from "effect"
+import { inRange, named, wholeNumber } from "./setting.js"
+
+// The settings of the long-running services (serve, the store registry, cluster workers) live beside these: re-exported
+// here, so every setting is registered whichever module a command imports.
+export * from "./service-settings.js"
+export { ENVIRONMENT_ONLY, type Setting, SETTINGS } from "./setting.js"
 
 /** Where and how to reach the store API. */
 export interface StoreSettings {
@@ -35,51 +41,6 @@ export type StoreAuth = (typeof STORE_AUTH_CHOICES)[number]
 /** adaptive: start low and find what the store sustains (429s, rate-limit headers, latency); fixed: always STORE_CONCURRENCY. */
 export const CONCURRENCY_MODES = ["adaptive", "fixed"] as const
 export type ConcurrencyMode = (typeof CONCURRENCY_MODES)[number]
-
-/** A setting as the config file and the start-up check know it. */
-export interface Setting {
-  /** The setting, named, with its default and checks. */
-  readonly config: Config.Config<unknown>
-  /** Whether a value of it is a secret, which a config file readable by others would give away. */
-  readonly secret: (value: string) => boolean
-}
-
-/**
- * Every setting shopsync reads, filled as this module defines them (each goes through `named`), so the config
- * file's key check and the start-up validation never miss one nor keep a second list.
- */
-const registry = new Map<string, Setting>()
-export const SETTINGS: ReadonlyMap<string, Setting> = registry
-
-/** Read from the process environment only (a config file cannot set them: it is found through the first). */
-export const ENVIRONMENT_ONLY = ["SHOPSYNC_CONFIG", "SHOPSYNC_DEBUG"] as const
-
-const never = () => false
-
-/**
- * A variable whose value is checked: `Config.validate` on `Config.string(name)` (or integer) fails with an empty path (the
- * error would not name the variable), so the checks run on an unnamed value nested under the name.
- */
-const named = <A>(name: string, value: Config.Config<A>, secret: (value: string) => boolean = never): Config.Config<A> => {
-  const config = Config.nested(value, name)
-  registry.set(name, { config, secret })
-  return config
-}
-
-const rangeText = (range: { min: number; max: number; why?: string | undefined }) =>
-  `from ${range.min} to ${range.max}${range.why ? ` (${range.why})` : ""}`
-
-/** A number checked against its range; the message names the variable, the range and the value found. */
-const inRange = (name: string, kind: string, range: { min: number; max: number; why?: string | undefined }) =>
-  Config.mapOrFail((n: number) =>
-    n >= range.min && n <= range.max
-      ? Either.right(n)
-      : Either.left(ConfigError.InvalidData([], `${name} must be ${kind} ${rangeText(range)}, got ${n}`))
-  )
-
-/** An integer variable with a default and the range it must fall in. */
-const wholeNumber = (name: string, fallback: number, range: { min: number; max: number; why?: string }) =>
-  named(name, Config.integer().pipe(Config.withDefault(fallback), inRange(name, "a whole number", range)))
 
 /** A store API root: http(s), ending in /v3 (a trailing slash is dropped where it is read). */
 export const isStoreApiRoot = (s: string): boolean => /^https?:\/\/.+\/v3\/?$/.test(s)
@@ -300,88 +261,3 @@ export const contactRolesConfig: Config.Config<ReadonlyArray<string>> = named(
     })
   )
 )
-
-/** `5m`, `90s`, `1h`, `500ms` or a bare number of seconds; the value in milliseconds, or undefined when unreadable. */
-export const parseDurationMs = (text: string): number | undefined => {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/i.exec(text)
-  if (!m) return undefined
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? "s").toLowerCase() as "ms" | "s" | "m" | "h"]
-  return Number(m[1]) * unit
-}
-
-/** What `shopsync serve` listens on, how often it syncs in the background, and the webhooks' shared secret. */
-export interface ServeSettings {
-  readonly host: string
-  readonly port: number
-  /** SHOPSYNC_SYNC_EVERY in milliseconds. */
-  readonly syncEveryMs: number
-  /** STORE_WEBHOOK_SECRET: the key of every delivery's HMAC; unset, every delivery is refused. */
-  readonly webhookSecret: Option.Option<Redacted.Redacted<string>>
-}
-
-export const syncEveryConfig = named("SHOPSYNC_SYNC_EVERY", Config.string().pipe(
-  Config.withDefault("5m"),
-  Config.validate({
-    message: "SHOPSYNC_SYNC_EVERY must be a duration of at least 1s, such as 5m, 90s, 1h or a number of seconds",
-    validation: (s) => (parseDurationMs(s) ?? 0) >= 1000
-  }),
-  Config.map((s) => parseDurationMs(s)!)
-))
-
-export const webhookSecretConfig = Config.option(named("STORE_WEBHOOK_SECRET", Config.redacted().pipe(
-  Config.validate({ message: "STORE_WEBHOOK_SECRET must not be empty", validation: (s) => Redacted.value(s) !== "" })
-)))
-
-export const serveSettingsConfig: Config.Config<ServeSettings> = Config.all({
-  host: named("SHOPSYNC_HTTP_HOST", Config.string().pipe(
-    Config.withDefault("127.0.0.1"),
-    Config.validate({ message: "SHOPSYNC_HTTP_HOST must be an address or host name to listen on, such as 127.0.0.1 or 0.0.0.0", validation: (s) => /^[\w.:-]+$/.test(s) })
-  )),
-  port: wholeNumber("SHOPSYNC_HTTP_PORT", 8787, { min: 1, max: 65535 }),
-  syncEveryMs: syncEveryConfig,
-  webhookSecret: webhookSecretConfig
-})
-
-/** What a master key is and how to make one, for every message about it. */
-export const MASTER_KEY_FORMAT = "32 random bytes as base64 or hex (generate one with `openssl rand -base64 32`)"
-
-/** A 32-byte key written as base64 (44 characters, or 43 unpadded) or hex (64): its bytes, or undefined. */
-export const decodeMasterKey = (text: string): Uint8Array | undefined => {
-  const t = text.trim()
-  if (/^[0-9a-fA-F]{64}$/.test(t)) return Buffer.from(t, "hex")
-  if (!/^[A-Za-z0-9+/]{43}=?$/.test(t)) return undefined
-  const bytes = Buffer.from(t, "base64")
-  return bytes.length === 32 ? bytes : undefined
-}
-
-/** SHOPSYNC_MASTER_KEY: the key the store registry's secrets are encrypted under (AES-256-GCM). */
-export const masterKeyConfig = Config.option(named("SHOPSYNC_MASTER_KEY", Config.redacted().pipe(
-  Config.validate({
-    message: `SHOPSYNC_MASTER_KEY must be ${MASTER_KEY_FORMAT}`,
-    validation: (key) => decodeMasterKey(Redacted.value(key)) !== undefined
-  })
-), () => true))
-
-/** SHOPSYNC_MASTER_KEY_FILE: a file holding the master key instead (read when SHOPSYNC_MASTER_KEY is unset). */
-export const masterKeyFileConfig = Config.option(named("SHOPSYNC_MASTER_KEY_FILE", Config.string().pipe(
-  Config.validate({ message: "SHOPSYNC_MASTER_KEY_FILE must be a file's path", validation: (s) => s.trim() !== "" })
-)))
-
-/** Where a cluster runner (`shopsync worker`) listens and how the other runners reach it. */
-export interface RunnerSettings {
-  /** SHOPSYNC_RUNNER_HOST: the address other runners connect to, so not 0.0.0.0 (it is also where this runner listens). */
-  readonly host: string
-  /** SHOPSYNC_RUNNER_PORT: the runner's socket port, one per runner on a machine. */
-  readonly port: number
-  /** SHOPSYNC_RUNNER_CONCURRENCY: store jobs (syncs, backfills, pushes) one runner runs at once. */
-  readonly concurrency: number
-}
-
-export const runnerSettingsConfig: Config.Config<RunnerSettings> = Config.all({
-  host: named("SHOPSYNC_RUNNER_HOST", Config.string().pipe(
-    Config.withDefault("127.0.0.1"),
-    Config.validate({ message: "SHOPSYNC_RUNNER_HOST must be the address other runners reach this one at, such as 10.0.0.5 or worker-1", validation: (s) => /^[\w.:-]+$/.test(s) && s !== "0.0.0.0" })
-  )),
-  port: wholeNumber("SHOPSYNC_RUNNER_PORT", 34431, { min: 1, max: 65535 }),
-  concurrency: wholeNumber("SHOPSYNC_RUNNER_CONCURRENCY", 4, { min: 1, max: 64 })
-})
