@@ -114,12 +114,11 @@ describe("shopsync worker: registered stores on a cluster of workers", () => {
 
     // Slow stores, so that the victim is caught in the middle of a sync of one of its stores.
     for (const sim of sims.values()) sim.setFaults([{ kind: "latency", latencyMs: 300 }])
-    const victim = workers[0]!
-    await waitFor("a sync running on the victim", async () => {
-      const running = await sqlRows<{ store_id: string }>(db.url,
-        "SELECT r.store_id FROM sync.runs r JOIN sync.store_registry g USING (store_id) WHERE r.status = 'running' AND g.runner = $1",
-        [victim.address])
-      return running.length > 0 ? true : undefined
+    // The victim: a worker caught running a sync of one of the stores it holds.
+    const victim = await waitFor("a sync running on a worker", async () => {
+      const running = await sqlRows<{ runner: string }>(db.url,
+        "SELECT g.runner FROM sync.runs r JOIN sync.store_registry g USING (store_id) WHERE r.status = 'running' AND g.runner IS NOT NULL")
+      return workers.find((w) => running.some((r) => r.runner === w.address))
     }, 60_000)
     victim.run.child.kill("SIGKILL")
     const killedAt = Date.now()
@@ -149,7 +148,7 @@ describe("shopsync worker: registered stores on a cluster of workers", () => {
     expect(overlaps).toEqual([])
 
     // SIGTERM: the worker finishes its running syncs, hands its shards over and exits 143.
-    const stopped = workers[1]!.run
+    const stopped = workers.find((w) => w !== victim && w !== joined)!.run
     stopped.child.kill("SIGTERM")
     const end = await stopped.done
     expect(end.code, end.stderr.slice(-2000)).toBe(143)
