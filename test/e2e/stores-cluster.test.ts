@@ -1,7 +1,7 @@
 // Registered stores kept by `shopsync worker` processes: six simulated stores (each its own data, keys and timezone)
 // added with `stores add`, three workers, then one SIGKILLed during syncs and a fourth joining; every store's
 // daily_net_sales equals its simulator's own computation, no store's runs overlap, a paused store and a removed one
-// get no syncs, and `stores sync` goes through the cluster.
+// get no syncs, and `stores sync` and `stores backfill` go through the cluster.
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { dailyNetSales, startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
@@ -107,6 +107,10 @@ describe("shopsync worker: registered stores on a cluster of workers", () => {
     expect(onDemand.stdout).toMatch(/ran on worker 127\.0\.0\.1:\d+/)
     expect(onDemand.stdout).toMatch(/orders\s+\d+/)
     expect(workers.map((w) => w.address)).toContain(await runnerOf("shop1"))
+    const backfill = await runCli(["stores", "backfill", "shop2", "--since", "2026-01-05", "--until", "2026-01-20"], env)
+    expect(backfill.code, backfill.stderr).toBe(0)
+    expect(backfill.stdout).toMatch(/ran on worker 127\.0\.0\.1:\d+/)
+    expect(backfill.stdout).toMatch(/orders\s+[1-9]\d*/)
 
     expect((await runCli(["stores", "pause", PAUSED], env)).code).toBe(0)
     expect((await runCli(["stores", "remove", REMOVED], env)).code).toBe(0)
