@@ -19,7 +19,8 @@ const isCalendarDay = (value: string): boolean => {
  * The latest calendar day anywhere (UTC+14): a store-local day after it has not begun for any store. Days up to it are
  * accepted; the run itself stops at the store's clock.
  */
-const latestDay = () => new Date(Date.now() + 14 * 3600_000).toISOString().slice(0, 10)
+/** The latest day any store can be on (UTC+14): a backfill up to "today" everywhere. */
+export const latestDay = () => new Date(Date.now() + 14 * 3600_000).toISOString().slice(0, 10)
 
 const invalid = (text: string) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(text)))
 

@@ -12,6 +12,7 @@ import { storeHooksCommand } from "./store-hooks-command.js"
 import { storesCommand } from "./stores-command.js"
 import { syncCommand } from "./sync-command.js"
 import { warehouseCommand } from "./warehouse-command.js"
+import { workerCommand } from "./worker-command.js"
 
 /** The command tree of `shopsync`: what the entry point runs and what help and usage errors are read from. */
 export const shopsync = Command.make("shopsync").pipe(
@@ -34,6 +35,7 @@ export const shopsync = Command.make("shopsync").pipe(
     serveCommand,
     storeHooksCommand,
     storesCommand,
+    workerCommand,
     marketingHooksCommand,
     simulateCommand,
     warehouseCommand,

@@ -9,6 +9,7 @@ import { migrate } from "../warehouse/migrate.js"
 import { period } from "./backfill-command.js"
 import { forStoreId } from "./errors.js"
 import { reportPush } from "./push-command.js"
+import { runningWorkers, runThroughCluster } from "./stores-cluster.js"
 import { addCommand, formatEvery, registryLayer, storeIdArg } from "./stores-add.js"
 import { parseStreams, streamsOption } from "./streams-option.js"
 import { printSummary } from "./summary.js"
@@ -90,7 +91,7 @@ const wait = Options.boolean("wait").pipe(
 
 /** Runs a job of a registered store here and prints what `shopsync sync`/`backfill` print (the summary, the push). */
 const runHere = (command: string, storeId: string, job: StoreJob, push: boolean) =>
-  forStoreId(command, storeId, Effect.gen(function*() {
+  Effect.gen(function*() {
     const summary = yield* runRegisteredStore(storeId, job, { runner: Option.none(), ...(push ? { onPush: reportPush } : {}) }).pipe(
       Effect.tapError((failed) => failed instanceof SyncFailed ? printSummary(failed.summary) : Effect.void)
     )
@@ -100,26 +101,50 @@ const runHere = (command: string, storeId: string, job: StoreJob, push: boolean)
       return yield* held
     }
     yield* printSummary(summary)
+  })
+
+const here = Options.boolean("here").pipe(
+  Options.withDescription("run it in this process even when workers are running (they skip the store while it runs)")
+)
+
+/**
+ * Through the cluster when a worker is running and the job is the one a worker runs (every stream, the push): the
+ * worker holding the store's shard runs it between the store's scheduled syncs, never beside one. Here otherwise.
+ */
+const dispatch = (command: "sync" | "backfill", storeId: string, forceHere: boolean, job: StoreJob, push: boolean) =>
+  forStoreId(command, storeId, Effect.gen(function*() {
+    const workers = forceHere ? 0 : yield* runningWorkers
+    if (workers === 0) {
+      yield* Effect.logInfo(`stores ${command}: running here (${forceHere ? "--here" : "no worker is running"})`)
+      return yield* runHere(command, storeId, job, push)
+    }
+    yield* Effect.logInfo(`stores ${command}: through the cluster (${workers} worker${workers === 1 ? "" : "s"} running)`)
+    yield* runThroughCluster(storeId, job.mode)
   }).pipe(Effect.provide(registryLayer)))
 
-const syncCommand = Command.make("sync", { storeId: storeIdArg, streams: streamsOption("all"), wait, noPush }, (o) =>
+const syncCommand = Command.make("sync", { storeId: storeIdArg, streams: streamsOption("all"), wait, noPush, here }, (o) =>
   Effect.gen(function*() {
     const streams = yield* parseStreams(o.streams, STREAMS)
-    yield* runHere("sync", o.storeId, { streams, mode: { kind: "sync" }, waitForLock: o.wait, named: Option.isSome(o.streams) }, !o.noPush)
+    const job = { streams, mode: { kind: "sync" }, waitForLock: o.wait, named: Option.isSome(o.streams) } as const
+    yield* dispatch("sync", o.storeId, o.here || Option.isSome(o.streams) || o.noPush, job, !o.noPush)
   })).pipe(Command.withDescription(
-    "Syncs a registered store now, in this process, with its registered settings: the same run as `shopsync sync` " +
-      "(incremental, under the store's lock), then the contact push when the store has a marketing service. Records " +
-      "the outcome in the registry (last_success_at, last_error). Works on a paused store too. Exit codes as `shopsync sync`."
+    "Syncs a registered store now with its registered settings: the same run as `shopsync sync` (incremental, under the " +
+      "store's lock), then the contact push when the store has a marketing service. When a worker is running " +
+      "(`shopsync worker`), the worker holding the store runs it and this command prints its outcome; otherwise, or with " +
+      "--here, --streams or --no-push, it runs in this process. Records the outcome in the registry (last_success_at, " +
+      "last_error, runner). Works on a paused store too. Exit codes as `shopsync sync`."
   ))
 
-const backfillCommand = Command.make("backfill", { storeId: storeIdArg, period, streams: streamsOption(SALES_STREAMS.join(",")) }, (o) =>
+const backfillCommand = Command.make("backfill", { storeId: storeIdArg, period, streams: streamsOption(SALES_STREAMS.join(",")), here }, (o) =>
   Effect.gen(function*() {
     const streams = yield* parseStreams(o.streams, SALES_STREAMS)
     const mode = { kind: "backfill", since: o.period.since, until: o.period.until } as const
-    yield* runHere("backfill", o.storeId, { streams, mode, waitForLock: true, named: Option.isSome(o.streams) }, false)
+    const job = { streams, mode, waitForLock: true, named: Option.isSome(o.streams) }
+    yield* dispatch("backfill", o.storeId, o.here || Option.isSome(o.streams), job, false)
   })).pipe(Command.withDescription(
     "Re-reads a period of a registered store's history (--since, --until: store-local days), as `shopsync backfill` does " +
-      "for the STORE_* store: for a first load of history or to repair a period. Waits for a running sync of the store."
+      "for the STORE_* store: for a first load of history or to repair a period. Waits for a running sync of the store. " +
+      "Through the cluster when a worker is running (unless --here or --streams), as `stores sync`."
   ))
 
 export const storesCommand = Command.make("stores").pipe(

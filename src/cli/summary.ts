@@ -6,20 +6,22 @@ import { formatTable } from "./table.js"
 const NOTES = { done: "", failed: "failed", unavailable: "unavailable on this store", "not due": "not due", skipped: "left to another run" } as const
 
 /** The run's result as a table on stdout (its log line is written where the run is recorded: sync/runs.ts). */
-export const printSummary = (summary: RunSummary) =>
-  Effect.sync(() => {
-    const rows = summary.streams.map((s) => ({
-      stream: s.stream,
-      rows: s.rows,
-      deleted: s.deleted,
-      seconds: s.seconds.toFixed(1),
-      note: NOTES[streamOutcome(s)]
-    }))
-    const notes = rows.some((r) => r.note !== "")
-    process.stdout.write(`${formatTable(rows, ["stream", "rows", "deleted", "seconds", ...(notes ? ["note"] : [])])}\n`)
-    const total = summary.streams.reduce((n, s) => n + s.rows, 0)
-    process.stdout.write(`run ${summary.runId}: ${total} rows, ${summary.requests} requests in ${summary.seconds.toFixed(1)} s\n`)
-  })
+export const printSummary = (summary: RunSummary) => Effect.sync(() => process.stdout.write(summaryText(summary)))
+
+/** The run's table and its figures' line, as printSummary prints them (a worker sends it to the sender of a sync). */
+export const summaryText = (summary: RunSummary): string => {
+  const rows = summary.streams.map((s) => ({
+    stream: s.stream,
+    rows: s.rows,
+    deleted: s.deleted,
+    seconds: s.seconds.toFixed(1),
+    note: NOTES[streamOutcome(s)]
+  }))
+  const notes = rows.some((r) => r.note !== "")
+  const total = summary.streams.reduce((n, s) => n + s.rows, 0)
+  return `${formatTable(rows, ["stream", "rows", "deleted", "seconds", ...(notes ? ["note"] : [])])}\n` +
+    `run ${summary.runId}: ${total} rows, ${summary.requests} requests in ${summary.seconds.toFixed(1)} s\n`
+}
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US")
 

@@ -15,10 +15,26 @@ export interface BackfillRange {
   readonly until: string | undefined
 }
 
+/**
+ * A sync or backfill that ran (or found the store's lock held), as its sender prints it: a schema, it travels back to
+ * the sender (`stores sync` through the cluster) in the message's reply.
+ */
+export const StoreRunDone = Schema.Struct({
+  outcome: Schema.Literal("succeeded", "skipped_locked"),
+  /** The runner that ran it, host:port. */
+  runner: Schema.String,
+  /** The run's table and figures, as `shopsync sync` prints them (empty when skipped). */
+  report: Schema.String
+})
+export type StoreRunDone = typeof StoreRunDone.Type
+
 /** Work for a store that failed; the message is what the operator reads. A schema: it travels back to the sender. */
 export class StoreWorkFailed extends Schema.TaggedError<StoreWorkFailed>()("StoreWorkFailed", {
   storeId: Schema.String,
-  message: Schema.String
+  message: Schema.String,
+  /** Some streams failed, the others ran (exit 2, as `shopsync sync`); `report` is the run's table then. */
+  partial: Schema.optional(Schema.Boolean),
+  report: Schema.optional(Schema.String)
 }) {}
 
 /**
@@ -29,8 +45,8 @@ export class StoreWorkFailed extends Schema.TaggedError<StoreWorkFailed>()("Stor
 export class StoreDirectory extends Context.Tag("shopsync/cluster/StoreDirectory")<StoreDirectory, {
   readonly list: Effect.Effect<ReadonlyArray<ScheduledStore>, StoreWorkFailed>
   /** `trigger` says why it runs: the schedule's slot key or the sender's key of a manual sync. */
-  readonly syncStore: (storeId: string, trigger: string) => Effect.Effect<void, StoreWorkFailed>
-  readonly backfillStore: (storeId: string, range: BackfillRange) => Effect.Effect<void, StoreWorkFailed>
+  readonly syncStore: (storeId: string, trigger: string) => Effect.Effect<StoreRunDone, StoreWorkFailed>
+  readonly backfillStore: (storeId: string, range: BackfillRange) => Effect.Effect<StoreRunDone, StoreWorkFailed>
   readonly pushContacts: (storeId: string) => Effect.Effect<void, StoreWorkFailed>
   /** Applies one webhook delivery the endpoint already stored in the inbox, by its id there. */
   readonly applyDelivery: (storeId: string, deliveryId: string) => Effect.Effect<void, StoreWorkFailed>

@@ -1,8 +1,8 @@
 import * as ClusterSchema from "@effect/cluster/ClusterSchema"
 import * as Entity from "@effect/cluster/Entity"
 import * as Rpc from "@effect/rpc/Rpc"
-import { Clock, Effect, Layer, Schema } from "effect"
-import { StoreDirectory, StoreWorkFailed } from "./store-directory.js"
+import { Clock, Effect, Layer, Option, Schema } from "effect"
+import { StoreDirectory, StoreRunDone, StoreWorkFailed } from "./store-directory.js"
 
 const IsoDate = Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}$/))
 
@@ -24,8 +24,10 @@ const primaryKey = (p: { readonly key: string }) => p.key
  * sync's own lease and cursors make a second run safe).
  */
 export const Store = Entity.make("Store", [
-  Rpc.make("SyncNow", { payload: { ...keyed, expiresAt: Schema.optional(Schema.Number) }, primaryKey, error: StoreWorkFailed }),
-  Rpc.make("Backfill", { payload: { ...keyed, since: IsoDate, until: Schema.optional(IsoDate) }, primaryKey, error: StoreWorkFailed }),
+  Rpc.make("SyncNow", {
+    payload: { ...keyed, expiresAt: Schema.optional(Schema.Number) }, primaryKey, success: Schema.OptionFromNullOr(StoreRunDone), error: StoreWorkFailed
+  }),
+  Rpc.make("Backfill", { payload: { ...keyed, since: IsoDate, until: Schema.optional(IsoDate) }, primaryKey, success: StoreRunDone, error: StoreWorkFailed }),
   Rpc.make("PushContacts", { payload: keyed, primaryKey, error: StoreWorkFailed }),
   Rpc.make("ApplyDelivery", { payload: { ...keyed, deliveryId: Schema.String }, primaryKey, error: StoreWorkFailed })
 ]).annotateRpcs(ClusterSchema.Persisted, true)
@@ -43,9 +45,10 @@ const syncUnlessStale = (
   Effect.gen(function*() {
     const now = yield* Clock.currentTimeMillis
     if (payload.expiresAt !== undefined && now > payload.expiresAt) {
-      return yield* Effect.logInfo(`store ${storeId}: skipped ${payload.key}, its interval ended while it waited`)
+      yield* Effect.logInfo(`store ${storeId}: skipped ${payload.key}, its interval ended while it waited`)
+      return Option.none<StoreRunDone>()
     }
-    yield* directory.syncStore(storeId, payload.key)
+    return Option.some(yield* directory.syncStore(storeId, payload.key))
   })
 
 /** A failure is logged where it happened: the schedule sends with `discard`, so no sender reads the reply. */
@@ -66,7 +69,7 @@ export const StoreEntityLive = (concurrency: number) =>
       Effect.gen(function*() {
         const directory = yield* StoreDirectory
         const storeId = (yield* Entity.CurrentAddress).entityId
-        const run = (key: string, work: Effect.Effect<void, StoreWorkFailed>) => permits.withPermits(1)(logged(key, work))
+        const run = <A>(key: string, work: Effect.Effect<A, StoreWorkFailed>) => permits.withPermits(1)(logged(key, work))
         return Store.of({
           SyncNow: ({ payload }) => run(payload.key, syncUnlessStale(directory, storeId, payload)),
           Backfill: ({ payload }) => run(payload.key, directory.backfillStore(storeId, { since: payload.since, until: payload.until })),

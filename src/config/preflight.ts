@@ -1,6 +1,6 @@
 import { Config, type ConfigError, Effect } from "effect"
 import { marketingSettingsOption } from "../marketing-client/config.js"
-import { fullPassConfig, marketingSettingsConfig, serveSettingsConfig, SETTINGS, storeIdConfig, storeSettingsConfig } from "./settings.js"
+import { fullPassConfig, marketingSettingsConfig, runnerSettingsConfig, serveSettingsConfig, SETTINGS, storeIdConfig, storeSettingsConfig } from "./settings.js"
 
 /** Every setting that has a value, checked (one error naming them all): a wrong one is wrong whatever the command. */
 const everySetValue = Config.all([...SETTINGS.values()].map((setting) => Config.option(setting.config)))
@@ -22,6 +22,7 @@ const NEEDS: Readonly<Record<string, ReadonlyArray<Effect.Effect<unknown, Config
   "store-hooks": [storeSettingsConfig],
   // A registered store's sync reads the STORE_*/MARKETING_* tuning (page size, timeouts…) and the full passes as it runs.
   stores: [],
+  worker: [runnerSettingsConfig, fullPassConfig],
   warehouse: []
 }
 

@@ -32,10 +32,11 @@ const SpikeDirectory = Layer.effect(
         yield* Effect.sleep(Duration.millis(Number(workMs))).pipe(Effect.onInterrupt(() => end("interrupted")))
         yield* end("done")
       }).pipe(Effect.mapError(failed(storeId)))
+    const done = { outcome: "succeeded", runner, report: "" } as const
     return StoreDirectory.of({
       list: Effect.succeed(storeIds.map((storeId) => ({ storeId, every: Duration.millis(Number(everyMs)), enabled: true }))),
-      syncStore: (storeId, trigger) => record(storeId, "sync", trigger),
-      backfillStore: (storeId) => record(storeId, "backfill"),
+      syncStore: (storeId, trigger) => Effect.as(record(storeId, "sync", trigger), done),
+      backfillStore: (storeId) => Effect.as(record(storeId, "backfill"), done),
       pushContacts: (storeId) => record(storeId, "push"),
       applyDelivery: (storeId) => record(storeId, "delivery")
     })

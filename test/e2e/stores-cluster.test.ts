@@ -1,0 +1,161 @@
+// Registered stores kept by `shopsync worker` processes: six simulated stores (each its own data, keys and timezone)
+// added with `stores add`, three workers, then one SIGKILLed during syncs and a fourth joining; every store's
+// daily_net_sales equals its simulator's own computation, no store's runs overlap, a paused store and a removed one
+// get no syncs, and `stores sync` and `stores backfill` go through the cluster.
+import { randomBytes } from "node:crypto"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { dailyNetSales, startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
+import { runCli, startCli } from "../support/cli.js"
+import { freshDatabase, sqlRows } from "../support/database.js"
+import { freePort } from "../support/ports.js"
+
+const ZONES = ["America/New_York", "Europe/Berlin", "Asia/Tokyo", "Australia/Sydney", "America/Los_Angeles", "Asia/Kolkata"]
+const STORES = ZONES.map((timezone, i) => ({ storeId: `shop${i + 1}`, timezone, seed: 41 + i, key: `ck_shop${i + 1}`, secret: `cs_shop${i + 1}_${i}9f` }))
+const [PAUSED, REMOVED] = ["shop5", "shop6"]
+const KEPT = STORES.map((s) => s.storeId).filter((id) => id !== PAUSED && id !== REMOVED)
+
+const waitFor = async <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const found = await probe()
+    if (found !== undefined) return found
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 1000))
+  }
+}
+
+describe("shopsync worker: registered stores on a cluster of workers", () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>
+  let env: Record<string, string>
+  const sims = new Map<string, StoreSimulator>()
+  const workers: Array<{ address: string; run: ReturnType<typeof startCli> }> = []
+  let passed = false
+
+  const startWorker = async () => {
+    const port = await freePort()
+    const run = startCli(["worker"], {
+      ...env, SHOPSYNC_RUNNER_HOST: "127.0.0.1", SHOPSYNC_RUNNER_PORT: String(port), SHOPSYNC_RUNNER_CONCURRENCY: "2"
+    })
+    workers.push({ address: `127.0.0.1:${port}`, run })
+    return workers.at(-1)!
+  }
+  const succeededSince = async (since: number) =>
+    new Set((await sqlRows<{ store_id: string }>(db.url,
+      `SELECT store_id FROM sync.runs WHERE command = 'sync' AND status = 'succeeded' AND started_at > to_timestamp($1 / 1000.0)`,
+      [since])).map((r) => r.store_id))
+  const allSyncedSince = (since: number, ids: ReadonlyArray<string>) => async () => {
+    const done = await succeededSince(since)
+    return ids.every((id) => done.has(id)) ? true : undefined
+  }
+  const expectExact = async (ids: ReadonlyArray<string>) => {
+    for (const storeId of ids) {
+      const rows = await sqlRows<Record<string, string | number>>(db.url,
+        `SELECT day::text AS day, currency, orders_count, to_char(gross_sales, 'FM999999999990.00') AS gross_sales,
+                to_char(refunds, 'FM999999999990.00') AS refunds, to_char(net_sales, 'FM999999999990.00') AS net_sales
+         FROM analytics.daily_net_sales WHERE store_id = $1 ORDER BY day, currency`, [storeId])
+      const expected = dailyNetSales(sims.get(storeId)!.state)
+      expect(expected.length).toBeGreaterThan(20)
+      expect(rows, storeId).toEqual(expected.map((r) => ({ ...r })))
+    }
+  }
+  const runnerOf = async (storeId: string) =>
+    (await sqlRows<{ runner: string | null }>(db.url, "SELECT runner FROM sync.store_registry WHERE store_id = $1", [storeId]))[0]?.runner
+
+  beforeAll(async () => {
+    db = await freshDatabase()
+    env = { DATABASE_URL: db.url, SHOPSYNC_MASTER_KEY: randomBytes(32).toString("base64") }
+    for (const { storeId, timezone, seed, key, secret } of STORES) {
+      sims.set(storeId, await startStoreSimulator({
+        consumerKey: key, consumerSecret: secret, timezone, data: { seed, orders: 120, start: "2026-01-05", days: 40 }
+      }))
+    }
+  }, 60_000)
+  afterAll(async () => {
+    await Promise.all(workers.filter((w) => w.run.child.exitCode === null && w.run.child.signalCode === null).map((w) =>
+      new Promise<void>((resolve) => {
+        const force = setTimeout(() => w.run.child.kill("SIGKILL"), 20_000)
+        w.run.child.on("exit", () => (clearTimeout(force), resolve()))
+        w.run.child.kill("SIGTERM")
+      })))
+    if (!passed) for (const w of workers) console.log(w.address, w.run.output().stderr.slice(-5000))
+    for (const sim of sims.values()) await sim.close()
+    await db?.drop()
+  })
+
+  it("refuses to start on the embedded warehouse, saying why", async () => {
+    const run = await runCli(["worker"], { SHOPSYNC_MASTER_KEY: env.SHOPSYNC_MASTER_KEY, SHOPSYNC_RUNNER_HOST: "127.0.0.1" })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain("shopsync worker needs DATABASE_URL")
+  })
+
+  it("keeps every store exact through a worker's death, one run of a store at a time", async () => {
+    for (const batch of [STORES.slice(0, 3), STORES.slice(3)]) {
+      const added = await Promise.all(batch.map(({ storeId, key, secret }) =>
+        runCli(["stores", "add", storeId, "--url", sims.get(storeId)!.url, "--key", key, "--secret-env", "SHOP_SECRET", "--every", "5s"],
+          { ...env, SHOP_SECRET: secret })))
+      for (const run of added) expect(run.code, run.stderr).toBe(0)
+    }
+    const started = Date.now()
+    for (let i = 0; i < 3; i++) await startWorker()
+    await waitFor("every store synced by the workers", allSyncedSince(started, STORES.map((s) => s.storeId)), 90_000)
+    await expectExact(STORES.map((s) => s.storeId))
+
+    // A sync on demand goes to the worker holding the store and prints its run.
+    const onDemand = await runCli(["stores", "sync", "shop1"], env)
+    expect(onDemand.code, onDemand.stderr).toBe(0)
+    expect(onDemand.stderr).toContain("through the cluster (3 workers running)")
+    expect(onDemand.stdout).toMatch(/ran on worker 127\.0\.0\.1:\d+/)
+    expect(onDemand.stdout).toMatch(/orders\s+\d+/)
+    expect(workers.map((w) => w.address)).toContain(await runnerOf("shop1"))
+    const backfill = await runCli(["stores", "backfill", "shop2", "--since", "2026-01-05", "--until", "2026-01-20"], env)
+    expect(backfill.code, backfill.stderr).toBe(0)
+    expect(backfill.stdout).toMatch(/ran on worker 127\.0\.0\.1:\d+/)
+    expect(backfill.stdout).toMatch(/orders\s+[1-9]\d*/)
+
+    expect((await runCli(["stores", "pause", PAUSED], env)).code).toBe(0)
+    expect((await runCli(["stores", "remove", REMOVED], env)).code).toBe(0)
+    const changedAt = Date.now()
+
+    // Slow stores, so that the victim is caught in the middle of a sync of one of its stores.
+    for (const sim of sims.values()) sim.setFaults([{ kind: "latency", latencyMs: 300 }])
+    // The victim: a worker caught running a sync of one of the stores it holds.
+    const victim = await waitFor("a sync running on a worker", async () => {
+      const running = await sqlRows<{ runner: string }>(db.url,
+        "SELECT g.runner FROM sync.runs r JOIN sync.store_registry g USING (store_id) WHERE r.status = 'running' AND g.runner IS NOT NULL")
+      return workers.find((w) => running.some((r) => r.runner === w.address))
+    }, 60_000)
+    victim.run.child.kill("SIGKILL")
+    const killedAt = Date.now()
+    for (const sim of sims.values()) sim.setFaults([])
+    const joined = await startWorker()
+
+    await waitFor("every kept store synced after the kill", allSyncedSince(killedAt, KEPT), 60_000)
+    await waitFor("the fourth worker holding shards", async () =>
+      /holds [1-9]\d* of 300 shards/.test(joined.run.output().stderr) ? true : undefined, 45_000)
+    for (const id of KEPT) expect(await runnerOf(id)).not.toBe(victim.address)
+    await expectExact([...KEPT, PAUSED, REMOVED])
+
+    // Neither the paused store nor the removed one was synced once a slot sent before the change had passed.
+    const late = await sqlRows(db.url, "SELECT store_id, started_at FROM sync.runs WHERE store_id IN ($1, $2) AND started_at > to_timestamp($3 / 1000.0)",
+      [PAUSED, REMOVED, changedAt + 6000])
+    expect(late).toEqual([])
+    expect(Date.now() - changedAt).toBeGreaterThan(15_000)
+
+    // A run left 'running' by the killed worker ended when it died; skipped runs did nothing.
+    const overlaps = await sqlRows(db.url, `
+      WITH r AS (
+        SELECT id, store_id, started_at,
+               coalesce(finished_at, CASE WHEN started_at < to_timestamp($1 / 1000.0) THEN to_timestamp($1 / 1000.0) ELSE 'infinity' END) AS ended
+        FROM sync.runs WHERE status <> 'skipped')
+      SELECT a.store_id, a.id, b.id AS other FROM r a JOIN r b
+        ON a.store_id = b.store_id AND a.id < b.id AND b.started_at < a.ended AND a.started_at < b.ended`, [killedAt])
+    expect(overlaps).toEqual([])
+
+    // SIGTERM: the worker finishes its running syncs, hands its shards over and exits 143.
+    const stopped = workers.find((w) => w !== victim && w !== joined)!.run
+    stopped.child.kill("SIGTERM")
+    const end = await stopped.done
+    expect(end.code, end.stderr.slice(-2000)).toBe(143)
+    passed = true
+  }, 300_000)
+})
