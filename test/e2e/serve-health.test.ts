@@ -43,7 +43,7 @@ describe("shopsync serve reports its own health", () => {
     let sent = 0
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
-        // Far more than 1 MiB is on offer; the server must stop reading long before the end.
+        // 4 MiB, sent without a length: the server keeps none of it past 1 MiB, and drops the rest to answer 413.
         if (sent++ < 64) controller.enqueue(chunk)
         else controller.close()
       }
