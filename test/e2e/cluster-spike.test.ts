@@ -12,6 +12,7 @@ import { Store } from "../../src/cluster/store-entity.js"
 import { pgLayer } from "../../src/warehouse/database.js"
 import { freshDatabase, sqlRows } from "../support/database.js"
 import { freePort } from "../support/ports.js"
+import { waitFor } from "../support/wait.js"
 
 const root = path.resolve(fileURLToPath(new URL("../..", import.meta.url)))
 const STORES = 10
@@ -38,16 +39,6 @@ const SHARD_LOCKS = `
   WHERE locktype = 'advisory' AND granted AND objsubid = 1 AND objid BETWEEN 1000001 AND 1000300
     AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
   GROUP BY pid ORDER BY shards DESC`
-
-const waitFor = async <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> => {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const found = await probe()
-    if (found !== undefined) return found
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 500))
-  }
-}
 
 describe("cluster runners on one PostgreSQL", () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>

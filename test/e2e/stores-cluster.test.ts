@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { dailyNetSales, startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
 import { runCli, startCli } from "../support/cli.js"
+import { waitFor } from "../support/wait.js"
 import { freshDatabase, sqlRows } from "../support/database.js"
 import { freePort } from "../support/ports.js"
 
@@ -13,16 +14,6 @@ const ZONES = ["America/New_York", "Europe/Berlin", "Asia/Tokyo", "Australia/Syd
 const STORES = ZONES.map((timezone, i) => ({ storeId: `shop${i + 1}`, timezone, seed: 41 + i, key: `ck_shop${i + 1}`, secret: `cs_shop${i + 1}_${i}9f` }))
 const [PAUSED, REMOVED] = ["shop5", "shop6"]
 const KEPT = STORES.map((s) => s.storeId).filter((id) => id !== PAUSED && id !== REMOVED)
-
-const waitFor = async <T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> => {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const found = await probe()
-    if (found !== undefined) return found
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 1000))
-  }
-}
 
 describe("shopsync worker: registered stores on a cluster of workers", () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>

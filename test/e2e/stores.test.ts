@@ -1,32 +1,16 @@
 // The store registry through the real CLI: two simulated stores registered with their own keys, synced by
 // `stores sync`, each exact against its simulator; secrets only ever stored encrypted under the master key.
-import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type MarketingSimulator, startMarketingSimulator } from "../../src/simulator/marketing/index.js"
 import { dailyNetSales, manualClock, startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
 import { runCli } from "../support/cli.js"
 import { freshDatabase, sqlRows } from "../support/database.js"
 
-const root = path.resolve(fileURLToPath(new URL("../..", import.meta.url)))
 
-/** The real CLI with `input` on its stdin (test/support/cli.ts gives it none). */
-const runCliWithInput = (args: ReadonlyArray<string>, env: Record<string, string>, input: string) =>
-  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/bin/shopsync.ts"), ...args], {
-      cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME, SHOPSYNC_CONFIG: "/dev/null", ...env }
-    })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (d) => (stdout += String(d)))
-    child.stderr.on("data", (d) => (stderr += String(d)))
-    child.on("close", (code) => resolve({ code, stdout, stderr }))
-    child.stdin.end(input)
-  })
 
 const SECRET_A = "cs_alpha_secret_7f3a9c"
 const SECRET_B = "cs_bravo_secret_2d8e41"
@@ -77,7 +61,7 @@ describe("shopsync stores: a registry of stores in the warehouse", () => {
   })
 
   it("refuses to add a store without a master key, saying how to make one", async () => {
-    const run = await runCliWithInput(["stores", "add", "alpha", "--url", a.url, "--key", "ck_alpha"], { DATABASE_URL: db.url }, `${SECRET_A}\n`)
+    const run = await runCli(["stores", "add", "alpha", "--url", a.url, "--key", "ck_alpha"], { DATABASE_URL: db.url }, `${SECRET_A}\n`)
     expect(run.code).toBe(1)
     expect(run.stderr).toContain("SHOPSYNC_MASTER_KEY")
     expect(run.stderr).toContain("openssl rand -base64 32")
@@ -85,14 +69,14 @@ describe("shopsync stores: a registry of stores in the warehouse", () => {
   })
 
   it("adds two stores: one secret from stdin, the other from --secret-env with the marketing secret on stdin", async () => {
-    const added = await runCliWithInput(["stores", "add", "alpha", "--url", a.url, "--key", "ck_alpha", "--every", "90s", "--webhook-secret-env", "HOOK_SECRET"],
+    const added = await runCli(["stores", "add", "alpha", "--url", a.url, "--key", "ck_alpha", "--every", "90s", "--webhook-secret-env", "HOOK_SECRET"],
       { ...env, HOOK_SECRET: WEBHOOK_SECRET }, `${SECRET_A}\n`)
     expect(added.code, added.stderr).toBe(0)
     expect(added.stdout).toContain("added store alpha")
-    const bravo = await runCliWithInput(["stores", "add", "bravo", "--url", b.url, "--key", "ck_bravo", "--secret-env", "BRAVO_SECRET",
+    const bravo = await runCli(["stores", "add", "bravo", "--url", b.url, "--key", "ck_bravo", "--secret-env", "BRAVO_SECRET",
       "--marketing-url", mk.baseUrl, "--marketing-client-id", "mk_bravo"], { ...env, BRAVO_SECRET: SECRET_B }, `${MARKETING_SECRET}\n`)
     expect(bravo.code, bravo.stderr).toBe(0)
-    const again = await runCliWithInput(["stores", "add", "alpha", "--url", a.url, "--key", "ck_alpha"], env, `${SECRET_A}\n`)
+    const again = await runCli(["stores", "add", "alpha", "--url", a.url, "--key", "ck_alpha"], env, `${SECRET_A}\n`)
     expect(again.code).toBe(1)
     expect(again.stderr).toContain("store alpha is already registered")
     // Nothing on stdin: refused, naming the way out.

@@ -1,8 +1,6 @@
-import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import { Effect, Redacted } from "effect"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -14,21 +12,7 @@ import { runCli } from "../support/cli.js"
 import { freshDatabase } from "../support/database.js"
 import { freePort } from "../support/ports.js"
 
-const root = path.resolve(fileURLToPath(new URL("../..", import.meta.url)))
 
-/** The real CLI with something on its stdin (test/support/cli.ts gives it none). */
-const runCliWithInput = (args: ReadonlyArray<string>, env: Record<string, string>, input: string) =>
-  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/bin/shopsync.ts"), ...args], {
-      cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME, SHOPSYNC_CONFIG: "/dev/null", ...env }
-    })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (d) => (stdout += String(d)))
-    child.stderr.on("data", (d) => (stderr += String(d)))
-    child.on("close", (code) => resolve({ code, stdout, stderr }))
-    child.stdin.end(input)
-  })
 
 const query = async <T = Record<string, unknown>>(url: string | pg.ClientConfig, text: string): Promise<T[]> => {
   const client = new pg.Client(typeof url === "string" ? { connectionString: url } : url)
@@ -116,7 +100,7 @@ describe("the warehouse for the people who query it", () => {
     expect(daily.length).toBeGreaterThan(20)
 
     // A read-only login, its password given on stdin.
-    const granted = await runCliWithInput(["warehouse", "grant", "analyst", "--password-stdin"], env, "analyst-secret-from-stdin\n")
+    const granted = await runCli(["warehouse", "grant", "analyst", "--password-stdin"], env, "analyst-secret-from-stdin\n")
     expect(granted.code, granted.stderr).toBe(0)
     expect(granted.stdout).toContain("created login analyst: role shopsync_reader")
     const readerUrl = `postgres://analyst:analyst-secret-from-stdin@127.0.0.1:${port}/shopsync`
@@ -134,7 +118,7 @@ describe("the warehouse for the people who query it", () => {
     expect((await query(biUrl, "SELECT count(*)::int AS n FROM analytics.daily_net_sales"))[0]).toEqual({ n: daily.length })
 
     // The built-in SQL shell, fed on stdin.
-    const shell = await runCliWithInput(["warehouse", "psql", "--builtin"], env,
+    const shell = await runCli(["warehouse", "psql", "--builtin"], env,
       "SELECT count(*) AS days\n  FROM analytics.daily_net_sales;\nSELECT nonsense;\n\\d analytics.daily_net_sales\n")
     expect(shell.code, shell.stderr).toBe(0)
     expect(shell.stdout).toMatch(new RegExp(`days\\n-+\\n\\s*${daily.length}\\n\\(1 row\\)`))

@@ -11,13 +11,14 @@ export interface CliRun {
   readonly stderr: string
 }
 
-/** Runs the real CLI (`src/bin/shopsync.ts` under tsx) as a child process, as cron would. */
-export const startCli = (args: ReadonlyArray<string>, env: Record<string, string | undefined> = {}) => {
+/** Runs the real CLI (`src/bin/shopsync.ts` under tsx) as a child process, as cron would; `input` on its stdin, if given. */
+export const startCli = (args: ReadonlyArray<string>, env: Record<string, string | undefined> = {}, input?: string) => {
   const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/bin/shopsync.ts"), ...args], {
     cwd: root,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, SHOPSYNC_CONFIG: "/dev/null", ...env },
-    stdio: ["ignore", "pipe", "pipe"]
+    stdio: ["pipe", "pipe", "pipe"]
   })
+  child.stdin.end(input ?? "")
   let stdout = ""
   let stderr = ""
   child.stdout.on("data", (d) => (stdout += String(d)))
@@ -30,4 +31,4 @@ export const startCli = (args: ReadonlyArray<string>, env: Record<string, string
   return { child, done, output }
 }
 
-export const runCli = (args: ReadonlyArray<string>, env: Record<string, string | undefined> = {}) => startCli(args, env).done
+export const runCli = (args: ReadonlyArray<string>, env: Record<string, string | undefined> = {}, input?: string) => startCli(args, env, input).done
