@@ -13,7 +13,7 @@
  *      made at random moments over the intervals, each timed the same way.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import * as net from "node:net"
+import { freePort } from "../test/support/ports.js"
 import pg from "pg"
 
 export interface FreshnessContext {
@@ -65,15 +65,6 @@ const latencies = (ms: ReadonlyArray<number>): Latencies => {
   return { changes: ms.length, p50Ms: Math.round(percentile(sorted, 50)), p95Ms: Math.round(percentile(sorted, 95)), maxMs: Math.round(sorted.at(-1) ?? NaN) }
 }
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-    server.on("error", reject)
-  })
 
 /** The store API as the bench uses it: Basic auth with the simulator's demo key. */
 const storeApi = (apiUrl: string) => {
