@@ -82,6 +82,23 @@ const resumeCommand = change(
   (registry, id) => Effect.as(registry.setEnabled(id, true), `resumed store ${id}: its scheduled syncs start again`)
 )
 
+const rotateKeyCommand = Command.make("rotate-key", {}, () =>
+  Effect.gen(function*() {
+    yield* migrate
+    const done = yield* Effect.flatMap(StoreRegistry, (r) => r.rotate)
+    const under = `${done.secrets} secret${done.secrets === 1 ? "" : "s"} of ${done.stores} store${done.stores === 1 ? "" : "s"}`
+    yield* out(done.resealed === 0
+      ? `nothing to reseal: all ${under} open with SHOPSYNC_MASTER_KEY`
+      : `resealed ${done.resealed} of ${under} under SHOPSYNC_MASTER_KEY (the others already were)`)
+    yield* out("every secret now opens with SHOPSYNC_MASTER_KEY alone: remove SHOPSYNC_PREVIOUS_MASTER_KEY(_FILE) from every worker and command, then retire the old key")
+  }).pipe(Effect.provide(registryLayer))).pipe(Command.withDescription(
+    "Moves the registry's secrets to a new master key without downtime: (1) give every worker and command the new key " +
+      "as SHOPSYNC_MASTER_KEY and the old one as SHOPSYNC_PREVIOUS_MASTER_KEY (or the _FILE variables) and restart them " +
+      "(they open secrets sealed under either key); (2) run this: it reseals, in one transaction, every secret the old " +
+      "key sealed under the new one; (3) remove SHOPSYNC_PREVIOUS_MASTER_KEY everywhere. Running it again is harmless. " +
+      "A secret neither key opens fails it whole (exit 1, naming the store), leaving every row as it was."
+  ))
+
 const noPush = Options.boolean("no-push").pipe(
   Options.withDescription("do not push contacts to the store's marketing service after the sync")
 )
@@ -151,8 +168,8 @@ export const storesCommand = Command.make("stores").pipe(
   Command.withDescription(
     "Many stores in one warehouse: a registry of stores (sync.store_registry), each with its API root, keys (encrypted " +
       "under SHOPSYNC_MASTER_KEY), sync interval and optional webhook secret and marketing service. `add` registers one, " +
-      "`list` shows them, `pause`/`resume`/`remove` change them, `sync` and `backfill` run one now. The STORE_* variables " +
+      "`list` shows them, `pause`/`resume`/`remove` change them, `sync` and `backfill` run one now, `rotate-key` moves the secrets to a new master key. The STORE_* variables " +
       "and the single-store commands are not involved."
   ),
-  Command.withSubcommands([addCommand, listCommand, removeCommand, pauseCommand, resumeCommand, syncCommand, backfillCommand])
+  Command.withSubcommands([addCommand, listCommand, removeCommand, pauseCommand, resumeCommand, syncCommand, backfillCommand, rotateKeyCommand])
 )

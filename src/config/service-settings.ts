@@ -67,6 +67,19 @@ export const masterKeyFileConfig = Config.option(named("SHOPSYNC_MASTER_KEY_FILE
   Config.validate({ message: "SHOPSYNC_MASTER_KEY_FILE must be a file's path", validation: (s) => s.trim() !== "" })
 )))
 
+/** SHOPSYNC_PREVIOUS_MASTER_KEY: during a key rotation, the key being retired; secrets still sealed under it open too. */
+export const previousMasterKeyConfig = Config.option(named("SHOPSYNC_PREVIOUS_MASTER_KEY", Config.redacted().pipe(
+  Config.validate({
+    message: `SHOPSYNC_PREVIOUS_MASTER_KEY must be ${MASTER_KEY_FORMAT}`,
+    validation: (key) => decodeMasterKey(Redacted.value(key)) !== undefined
+  })
+), () => true))
+
+/** SHOPSYNC_PREVIOUS_MASTER_KEY_FILE: a file holding the retiring key instead. */
+export const previousMasterKeyFileConfig = Config.option(named("SHOPSYNC_PREVIOUS_MASTER_KEY_FILE", Config.string().pipe(
+  Config.validate({ message: "SHOPSYNC_PREVIOUS_MASTER_KEY_FILE must be a file's path", validation: (s) => s.trim() !== "" })
+)))
+
 /** Where a cluster runner (`shopsync worker`) listens and how the other runners reach it. */
 export interface RunnerSettings {
   /** SHOPSYNC_RUNNER_HOST: the address other runners connect to, so not 0.0.0.0 (it is also where this runner listens). */

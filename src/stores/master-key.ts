@@ -1,16 +1,27 @@
 import * as fs from "node:fs"
-import { type ConfigError, Data, Effect, Option, Redacted } from "effect"
-import { decodeMasterKey, MASTER_KEY_FORMAT, masterKeyConfig, masterKeyFileConfig } from "../config/settings.js"
+import { type Config, type ConfigError, Data, Effect, Option, Redacted } from "effect"
+import {
+  decodeMasterKey,
+  MASTER_KEY_FORMAT,
+  masterKeyConfig,
+  masterKeyFileConfig,
+  previousMasterKeyConfig,
+  previousMasterKeyFileConfig
+} from "../config/settings.js"
 
-/** The key the registry's secrets are encrypted under, with the version byte each value it seals carries. */
+/** A key the registry's secrets are encrypted under. */
 export interface MasterKey {
-  /** Written before every sealed value, so a later key can be told from this one when keys rotate. */
-  readonly version: number
   readonly bytes: Redacted.Redacted<Uint8Array>
 }
 
-/** The only key version so far; a rotation adds the next one beside it. */
-export const KEY_VERSION = 1
+/**
+ * The keys a process holds: `current` seals and opens; during a rotation `previous` (the retiring key) opens what is
+ * still sealed under it, until `shopsync stores rotate-key` has resealed everything under `current`.
+ */
+export interface KeyRing {
+  readonly current: MasterKey
+  readonly previous: Option.Option<MasterKey>
+}
 
 /** Neither SHOPSYNC_MASTER_KEY nor SHOPSYNC_MASTER_KEY_FILE is set: nothing can be encrypted or decrypted. */
 export class MasterKeyMissing extends Data.TaggedError("MasterKeyMissing")<{ readonly needed: string }> {
@@ -21,39 +32,59 @@ export class MasterKeyMissing extends Data.TaggedError("MasterKeyMissing")<{ rea
   }
 }
 
-/** SHOPSYNC_MASTER_KEY_FILE names a file that cannot be read or does not hold a key. */
-export class MasterKeyFileInvalid extends Data.TaggedError("MasterKeyFileInvalid")<{ readonly file: string; readonly problem: string }> {
+/** SHOPSYNC_(PREVIOUS_)MASTER_KEY_FILE names a file that cannot be read or does not hold a key. */
+export class MasterKeyFileInvalid extends Data.TaggedError("MasterKeyFileInvalid")<{
+  readonly variable: string
+  readonly file: string
+  readonly problem: string
+}> {
   override get message() {
-    return `SHOPSYNC_MASTER_KEY_FILE ${this.file}: ${this.problem}`
+    return `${this.variable} ${this.file}: ${this.problem}`
   }
 }
 
-const readKeyFile = (file: string) =>
+const readKeyFile = (variable: string, file: string) =>
   Effect.gen(function*() {
     const { text, mode } = yield* Effect.try({
       try: () => ({ text: fs.readFileSync(file, "utf8"), mode: fs.statSync(file).mode }),
-      catch: (e) => new MasterKeyFileInvalid({ file, problem: `cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})` })
+      catch: (e) => new MasterKeyFileInvalid({ variable, file, problem: `cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})` })
     })
     const bytes = decodeMasterKey(text)
-    if (bytes === undefined) return yield* new MasterKeyFileInvalid({ file, problem: `must hold ${MASTER_KEY_FORMAT}` })
+    if (bytes === undefined) return yield* new MasterKeyFileInvalid({ variable, file, problem: `must hold ${MASTER_KEY_FORMAT}` })
     if ((mode & 0o077) !== 0) {
       const who = (mode & 0o007) !== 0 ? "every user" : "its group"
       yield* Effect.logWarning(
-        `SHOPSYNC_MASTER_KEY_FILE ${file} is readable by ${who} (mode 0${(mode & 0o777).toString(8)}): ` +
+        `${variable} ${file} is readable by ${who} (mode 0${(mode & 0o777).toString(8)}): ` +
           `whoever reads it can decrypt every store's secrets; run chmod 600 ${file}`
       )
     }
     return bytes
   })
 
+/** A key from its variable, else from the file its `_FILE` variable names; None when neither is set. */
+const keyFrom = (
+  inline: Config.Config<Option.Option<Redacted.Redacted<string>>>,
+  file: Config.Config<Option.Option<string>>,
+  fileVariable: string
+): Effect.Effect<Option.Option<MasterKey>, MasterKeyFileInvalid | ConfigError.ConfigError> =>
+  Effect.gen(function*() {
+    const text = yield* inline
+    if (Option.isSome(text)) return Option.some({ bytes: Redacted.make(decodeMasterKey(Redacted.value(text.value))!) })
+    const path = yield* file
+    if (Option.isNone(path)) return Option.none()
+    return Option.some({ bytes: Redacted.make(yield* readKeyFile(fileVariable, path.value)) })
+  })
+
 /** The master key from SHOPSYNC_MASTER_KEY, else from the file SHOPSYNC_MASTER_KEY_FILE names. */
 export const loadMasterKey = (needed: string): Effect.Effect<MasterKey, MasterKeyMissing | MasterKeyFileInvalid | ConfigError.ConfigError> =>
-  Effect.gen(function*() {
-    const inline = yield* masterKeyConfig
-    if (Option.isSome(inline)) {
-      return { version: KEY_VERSION, bytes: Redacted.make(decodeMasterKey(Redacted.value(inline.value))!) }
-    }
-    const file = yield* masterKeyFileConfig
-    if (Option.isNone(file)) return yield* new MasterKeyMissing({ needed })
-    return { version: KEY_VERSION, bytes: Redacted.make(yield* readKeyFile(file.value)) }
+  Effect.flatMap(
+    keyFrom(masterKeyConfig, masterKeyFileConfig, "SHOPSYNC_MASTER_KEY_FILE"),
+    Option.match({ onNone: () => Effect.fail(new MasterKeyMissing({ needed })), onSome: Effect.succeed })
+  )
+
+/** The master key and, during a rotation, the retiring one (SHOPSYNC_PREVIOUS_MASTER_KEY or its _FILE). */
+export const loadKeyRing = (needed: string): Effect.Effect<KeyRing, MasterKeyMissing | MasterKeyFileInvalid | ConfigError.ConfigError> =>
+  Effect.all({
+    current: loadMasterKey(needed),
+    previous: keyFrom(previousMasterKeyConfig, previousMasterKeyFileConfig, "SHOPSYNC_PREVIOUS_MASTER_KEY_FILE")
   })

@@ -72,6 +72,24 @@ const Sealed = Schema.Struct({
 
 const Found = Schema.Struct({ found: Schema.Boolean })
 
+/** A row's sealed values by column, as a rotation reads and rewrites them. */
+const SealedRow = Schema.Struct({
+  store_id: Schema.String,
+  consumer_secret: Schema.Uint8ArrayFromSelf,
+  webhook_secret: Schema.NullOr(Schema.Uint8ArrayFromSelf),
+  marketing_client_secret: Schema.NullOr(Schema.Uint8ArrayFromSelf)
+})
+const SEALED_COLUMNS = ["consumer_secret", "webhook_secret", "marketing_client_secret"] as const
+
+/** What a key rotation did. */
+export interface Rotation {
+  readonly stores: number
+  /** Sealed values in the registry. */
+  readonly secrets: number
+  /** Of those, the ones the retiring key had sealed, now sealed under the master key. */
+  readonly resealed: number
+}
+
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 
 /** The columns of a StoreListing. */
@@ -96,6 +114,11 @@ export class StoreRegistry extends Context.Tag("StoreRegistry")<StoreRegistry, {
   readonly remove: (storeId: string) => Effect.Effect<void, StoreNotRegistered | SqlError>
   /** Pause (false) or resume (true) the store's scheduled syncs. */
   readonly setEnabled: (storeId: string, enabled: boolean) => Effect.Effect<void, StoreNotRegistered | SqlError>
+  /**
+   * Reseals every secret the retiring key (SHOPSYNC_PREVIOUS_MASTER_KEY) sealed under the master key, in one
+   * transaction: a value no key of the ring opens fails it whole, leaving every row as it was.
+   */
+  readonly rotate: Effect.Effect<Rotation, KeyProblem | MasterKeyWrong | SqlError>
   /** A sync or backfill of the store succeeded; `runner` ran it (None: a command on its own). */
   readonly recordSuccess: (storeId: string, runner: Option.Option<string>) => Effect.Effect<void, SqlError>
   /** A sync or backfill of the store failed with `error` (one line, no secret). */
@@ -153,7 +176,37 @@ const make = Effect.gen(function*() {
       } satisfies RegisteredStore
     }).pipe(Effect.catchTag("ParseError", Effect.die))
 
+  const rotateRow = (row: typeof SealedRow.Type) =>
+    Effect.gen(function*() {
+      let secrets = 0
+      let resealed = 0
+      for (const column of SEALED_COLUMNS) {
+        const value = row[column]
+        if (value === null) continue
+        secrets++
+        const fresh = yield* box.reseal({ storeId: row.store_id, field: column }, value)
+        if (Option.isNone(fresh)) continue
+        resealed++
+        yield* sql`UPDATE sync.store_registry SET ${sql(column)} = ${fresh.value}, updated_at = now() WHERE store_id = ${row.store_id}`
+      }
+      return { secrets, resealed }
+    })
+
+  const rotate = sql.withTransaction(Effect.gen(function*() {
+    const rows = yield* SqlSchema.findAll({ Request: Schema.Void, Result: SealedRow, execute: () =>
+      sql`SELECT store_id, ${sql.unsafe(SEALED_COLUMNS.join(", "))} FROM sync.store_registry ORDER BY store_id FOR UPDATE` })(undefined)
+    let secrets = 0
+    let resealed = 0
+    for (const row of rows) {
+      const done = yield* rotateRow(row)
+      secrets += done.secrets
+      resealed += done.resealed
+    }
+    return { stores: rows.length, secrets, resealed } satisfies Rotation
+  })).pipe(Effect.catchTag("ParseError", Effect.die))
+
   return StoreRegistry.of({
+    rotate,
     add: (store) => add(store).pipe(Effect.catchTag("ParseError", Effect.die)),
     list: list.pipe(Effect.catchTag("ParseError", Effect.die)),
     get,

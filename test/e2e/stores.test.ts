@@ -164,6 +164,39 @@ describe("shopsync stores: a registry of stores in the warehouse", () => {
     expect((await list()).find((s) => s.store_id === "alpha")!.last_error).toBeNull()
   })
 
+  it("rotates the master key: the old key opens secrets until `stores rotate-key` reseals them all under the new one", async () => {
+    const sealed = async () => (await sqlRows<{ row: string }>(db.url,
+      "SELECT concat_ws(',', store_id, consumer_secret, webhook_secret, marketing_client_secret) AS row FROM sync.store_registry ORDER BY store_id")).map((r) => r.row)
+    const newKey = randomBytes(32).toString("base64")
+    const during = { DATABASE_URL: db.url, SHOPSYNC_MASTER_KEY: newKey, SHOPSYNC_PREVIOUS_MASTER_KEY: masterKey }
+    const before = await sealed()
+
+    // Without the old key nothing can be resealed: the command fails naming the store and changes no row.
+    const refused = await runCli(["stores", "rotate-key"], { DATABASE_URL: db.url, SHOPSYNC_MASTER_KEY: newKey })
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain("cannot decrypt store alpha's consumer secret")
+    expect(refused.stderr).toContain("SHOPSYNC_PREVIOUS_MASTER_KEY")
+    expect(await sealed()).toEqual(before)
+
+    // With both keys, syncs work before the rotation (the old key opens) and the rotation reseals all four secrets.
+    expect((await runCli(["stores", "sync", "alpha", "--here"], during)).code).toBe(0)
+    const rotated = await runCli(["stores", "rotate-key"], during)
+    expect(rotated.code, rotated.stderr).toBe(0)
+    expect(rotated.stdout).toContain("resealed 4 of 4 secrets of 2 stores under SHOPSYNC_MASTER_KEY")
+    const after = await sealed()
+    after.forEach((row, i) => expect(row).not.toEqual(before[i]))
+    expect((await runCli(["stores", "rotate-key"], during)).stdout).toContain("nothing to reseal: all 4 secrets of 2 stores open with SHOPSYNC_MASTER_KEY")
+
+    // Now the new key alone opens everything, the old one nothing.
+    const old = await runCli(["stores", "sync", "bravo"], env)
+    expect(old.code).toBe(1)
+    expect(old.stderr).toContain("cannot decrypt store bravo's")
+    env.SHOPSYNC_MASTER_KEY = newKey
+    const synced = await runCli(["stores", "sync", "bravo"], env)
+    expect(synced.code, synced.stderr).toBe(0)
+    expect(await netSales("bravo")).toEqual(dailyNetSales(b.state).map((r) => ({ ...r })))
+  })
+
   it("pauses, resumes and removes a store; a removed store's warehouse rows stay", async () => {
     const paused = await runCli(["stores", "pause", "alpha"], env)
     expect(paused.code, paused.stderr).toBe(0)
