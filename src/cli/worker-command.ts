@@ -1,9 +1,21 @@
 import { Command } from "@effect/cli"
-import * as Sharding from "@effect/cluster/Sharding"
-import * as ShardId from "@effect/cluster/ShardId"
-import { Data, Effect, Layer, Option, Schedule } from "effect"
+import type * as Sharding from "@effect/cluster/Sharding"
+import type * as HttpApp from "@effect/platform/HttpApp"
+import type * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { createServer } from "node:http"
+import { Data, Effect, Layer, Option, Ref, Schedule } from "effect"
+import { clusterTimings } from "../cluster/runner.js"
+import { heldShards, SHARDS } from "../cluster/shards.js"
 import { workerLayer, workerPools } from "../cluster/worker.js"
-import { databaseUrlConfig, runnerSettingsConfig } from "../config/settings.js"
+import { databaseUrlConfig, httpListenConfig, runnerSettingsConfig } from "../config/settings.js"
+import { type PrometheusMetrics, PrometheusMetricsLive } from "../server/metrics.js"
+import { WebhookSecretsLive } from "../server/webhook-secrets.js"
+import { workerRouter } from "../server/worker-router.js"
+import { type Inbox, InboxLive } from "../webhooks/inbox.js"
 import { RegistryDirectoryLive } from "../stores/directory.js"
 import { loadMasterKey } from "../stores/master-key.js"
 import { StoreRegistryLive } from "../stores/registry.js"
@@ -19,31 +31,67 @@ export class WorkerNeedsSharedDatabase extends Data.TaggedError("WorkerNeedsShar
   }
 }
 
-/** The shard count of the default group (ShardingConfig's default). */
-const SHARDS = 300
-
 /** Logs how many shards this runner holds whenever that changes (it moves when workers join or leave). */
 const ShardLogLive = Layer.scopedDiscard(Effect.gen(function*() {
-  const sharding = yield* Sharding.Sharding
   let held = -1
-  const check = Effect.suspend(() => {
-    const ids = Array.from({ length: SHARDS }, (_, i) => i + 1).filter((i) => sharding.hasShardId(ShardId.make("default", i)))
-    if (ids.length === held) return Effect.void
-    held = ids.length
-    return Effect.logInfo(`worker: holds ${ids.length} of ${SHARDS} shards`).pipe(Effect.annotateLogs({ shards: ids.length }))
+  const check = Effect.flatMap(heldShards, (count) => {
+    if (count === held) return Effect.void
+    held = count
+    return Effect.logInfo(`worker: holds ${count} of ${SHARDS} shards`).pipe(Effect.annotateLogs({ shards: count }))
   })
   yield* Effect.forkScoped(Effect.repeat(check, Schedule.spaced("2 seconds")))
 }))
 
+/** The layers of a runner with its stores, on the work pool; the HTTP server is outside them (it outlives them). */
+const workerLayers = (options: { runner: string; concurrency: number; clusterSql: ReturnType<typeof workerPools>["clusterSql"] }) =>
+  Layer.mergeAll(WebhookSecretsLive, InboxLive, PrometheusMetricsLive).pipe(
+    Layer.provideMerge(ShardLogLive.pipe(
+      Layer.provideMerge(workerLayer({ clusterSql: options.clusterSql, concurrency: options.concurrency })),
+      Layer.provide(RegistryDirectoryLive(options.runner))
+    )),
+    Layer.provideMerge(StoreRegistryLive)
+  )
+
+type Routes = HttpApp.Default<unknown, never>
+
+/** What the server answers while the runner joins the cluster or after it left: 503, so a load balancer sends elsewhere. */
+const notRunning = HttpServerResponse.unsafeJson({ status: "unavailable", reason: "the worker is starting or stopping; send again later" }, { status: 503 })
+
 /**
- * A runner of the cluster with the registry's stores: migrates the warehouse, then runs until stopped. SIGTERM ends
- * the layer's scope: the runner finishes its running jobs, gives up its shards (the others take them at their next
- * refresh) and the command exits 143.
+ * Serves HTTP from the start (503 until the runner has joined), then the worker's routes until stopped. Finalizers
+ * run in reverse: new deliveries are refused (503), the runner finishes its running jobs and hands its shards over
+ * (the layers), every route answers 503, the server closes.
+ */
+const serveWorker = (options: { runner: string; http: { host: string; port: number }; concurrency: number; clusterSql: ReturnType<typeof workerPools>["clusterSql"] }) =>
+  Effect.gen(function*() {
+    const routes = yield* Ref.make(Option.none<Routes>())
+    yield* HttpServer.serveEffect(Effect.flatMap(Ref.get(routes), Option.getOrElse(() => Effect.succeed(notRunning))))
+    yield* Effect.addFinalizer(() => Ref.set(routes, Option.none()))
+    yield* Effect.gen(function*() {
+      const accepting = yield* Ref.make(true)
+      const router = yield* workerRouter({ accepting, runner: options.runner, heartbeatExpiry: clusterTimings.shardLockExpiration })
+      const context = yield* Effect.context<HttpRouter.HttpRouter.DefaultServices | SqlClient.SqlClient | PrometheusMetrics | Inbox | Sharding.Sharding>()
+      yield* Ref.set(routes, Option.some<Routes>(Effect.provide(router, context)))
+      yield* Effect.logInfo(
+        `worker: listening on http://${options.http.host}:${options.http.port} (SHOPSYNC_HTTP_HOST:SHOPSYNC_HTTP_PORT): webhook deliveries ` +
+          "POST /webhooks/store/<store_id> for every registered store, health GET /healthz, metrics GET /metrics, stores GET /"
+      )
+      yield* Effect.addFinalizer(() =>
+        Effect.zipRight(Ref.set(accepting, false), Effect.logInfo("worker: stopping: new deliveries are refused (503); handing the shards over")))
+      return yield* Effect.never
+    }).pipe(Effect.scoped, Effect.provide(workerLayers(options)))
+  }).pipe(Effect.scoped, Effect.provide(NodeHttpServer.layer(() => createServer(), options.http)))
+
+/**
+ * A runner of the cluster with the registry's stores, serving HTTP: migrates the warehouse, then runs until stopped.
+ * SIGTERM: new deliveries get 503, the runner finishes its running jobs, gives up its shards (the others take them at
+ * their next refresh) and the command exits 143.
  */
 const worker = Effect.gen(function*() {
   const url = yield* databaseUrlConfig
   if (Option.isNone(url)) return yield* new WorkerNeedsSharedDatabase()
   const { concurrency, host, port } = yield* runnerSettingsConfig
+  const http = yield* httpListenConfig
   // Every store's secrets are opened with it: without it (or unreadable), stop now rather than fail every sync.
   yield* loadMasterKey("shopsync worker")
   const runner = `${host}:${port}`
@@ -54,11 +102,7 @@ const worker = Effect.gen(function*() {
       `worker: runner ${runner} (SHOPSYNC_RUNNER_HOST:SHOPSYNC_RUNNER_PORT), ${concurrency} store jobs at once, ` +
         `warehouse and cluster tables at ${describeDatabase(url.value)}`
     )
-    return yield* Layer.launch(ShardLogLive.pipe(
-      Layer.provideMerge(workerLayer({ clusterSql: pools.clusterSql, concurrency })),
-      Layer.provide(RegistryDirectoryLive(runner)),
-      Layer.provideMerge(StoreRegistryLive)
-    ))
+    return yield* serveWorker({ runner, http, concurrency, clusterSql: pools.clusterSql })
   }).pipe(Effect.provide(pools.workSql))
 })
 
@@ -66,8 +110,13 @@ export const workerCommand = Command.make("worker", {}, () => worker).pipe(Comma
   "Joins the cluster of workers that keeps the registered stores (`shopsync stores add`) current: each worker is a runner " +
     "of @effect/cluster listening on SHOPSYNC_RUNNER_HOST:SHOPSYNC_RUNNER_PORT (default port 34431; the host is the address " +
     "the other workers reach it at), holding a share of the 300 shards the stores hash to, and syncs its stores at their " +
-    "interval, at most SHOPSYNC_RUNNER_CONCURRENCY (default 4) at once. Needs DATABASE_URL (the PostgreSQL all workers " +
-    "share) and SHOPSYNC_MASTER_KEY or SHOPSYNC_MASTER_KEY_FILE. Start as many as needed, on one machine (distinct ports) " +
-    "or many; one that dies has its stores taken over by the others within 20 s. SIGTERM: finishes its running syncs, " +
-    "hands its shards over, exits 143."
+    "interval, at most SHOPSYNC_RUNNER_CONCURRENCY (default 4) at once. It also serves HTTP on SHOPSYNC_HTTP_HOST:SHOPSYNC_HTTP_PORT " +
+    "(default 127.0.0.1:8787): every registered store's signed webhooks at POST /webhooks/store/<store_id> (checked against " +
+    "that store's registered webhook secret; any worker takes any store's delivery, so put a load balancer in front of them " +
+    "all), GET /healthz (200 when the warehouse answers and this runner is in the cluster), GET /metrics (Prometheus, the " +
+    "stores this worker holds), GET / (every store) and GET /stores/<store_id> (one store's page). Needs DATABASE_URL (the " +
+    "PostgreSQL all workers share) and SHOPSYNC_MASTER_KEY or SHOPSYNC_MASTER_KEY_FILE. Start as many as needed, on one " +
+    "machine (each with its own SHOPSYNC_RUNNER_PORT and SHOPSYNC_HTTP_PORT) or many; one that dies has its stores taken " +
+    "over by the others within 20 s. SIGTERM: new deliveries get 503, it finishes its running syncs, hands its shards " +
+    "over, exits 143."
 ))

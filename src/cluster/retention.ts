@@ -2,6 +2,7 @@ import * as Singleton from "@effect/cluster/Singleton"
 import * as Snowflake from "@effect/cluster/Snowflake"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Clock, Duration, Effect, Schedule } from "effect"
+import { Inbox, InboxLive } from "../webhooks/inbox.js"
 import { Store } from "./store-entity.js"
 
 /**
@@ -25,12 +26,16 @@ const prune = (keep: Duration.Duration) =>
     if (deleted > 0) yield* Effect.logInfo(`cluster: pruned ${deleted} processed store message(s) older than ${Duration.format(keep)}`)
   })
 
-/** The pruning, on one runner of the cluster, every `every`. */
+/** Applied and skipped webhook deliveries are kept this many days, as `serve` keeps them (failed ones stay). */
+const INBOX_DAYS = 30
+
+/** The pruning of old messages and of old inbox deliveries, on one runner of the cluster, every `every`. */
 export const StoreMessageRetentionLive = (options: { readonly keep: Duration.DurationInput; readonly every: Duration.DurationInput }) =>
   Singleton.make(
     "shopsync/StoreMessageRetention",
     prune(Duration.decode(options.keep)).pipe(
-      Effect.catchAllCause((cause) => Effect.logWarning("cluster: pruning store messages failed, next round retries", cause)),
+      Effect.zipRight(Effect.flatMap(Inbox, (inbox) => inbox.prune(INBOX_DAYS)).pipe(Effect.provide(InboxLive))),
+      Effect.catchAllCause((cause) => Effect.logWarning("cluster: pruning store messages or old webhook deliveries failed, next round retries", cause)),
       Effect.repeat(Schedule.spaced(options.every))
     )
   )

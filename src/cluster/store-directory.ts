@@ -48,6 +48,9 @@ export class StoreDirectory extends Context.Tag("shopsync/cluster/StoreDirectory
   readonly syncStore: (storeId: string, trigger: string) => Effect.Effect<StoreRunDone, StoreWorkFailed>
   readonly backfillStore: (storeId: string, range: BackfillRange) => Effect.Effect<StoreRunDone, StoreWorkFailed>
   readonly pushContacts: (storeId: string) => Effect.Effect<void, StoreWorkFailed>
-  /** Applies one webhook delivery the endpoint already stored in the inbox, by its id there. */
+  /**
+   * Applies the store's pending webhook deliveries, in arrival order: the one `deliveryId` names (stored by an
+   * endpoint before it sent the message) and any other waiting, such as one whose message was lost.
+   */
   readonly applyDelivery: (storeId: string, deliveryId: string) => Effect.Effect<void, StoreWorkFailed>
 }>() {}

@@ -59,12 +59,14 @@ const logged = <A>(key: string, work: Effect.Effect<A, StoreWorkFailed>) =>
 const IDLE = "2 minutes"
 
 /**
- * The Store entity's handlers on this runner: each hands the work to the directory, at most `concurrency` at once
+ * The Store entity's handlers on this runner: each hands the work to the directory, at most `concurrency` jobs at once
  * across the runner's stores (a sync holds warehouse connections for its whole run: the pool is sized from this).
- * The staleness check runs once a permit is held, so a slot that ended in the queue is skipped.
+ * The staleness check runs once a permit is held, so a slot that ended in the queue is skipped. Webhook deliveries
+ * have permits of their own (as many): applying one takes a connection for a moment, and it should not wait for
+ * other stores' syncs to end (a store's own messages still run one at a time).
  */
 export const StoreEntityLive = (concurrency: number) =>
-  Layer.unwrapEffect(Effect.map(Effect.makeSemaphore(concurrency), (permits) =>
+  Layer.unwrapEffect(Effect.map(Effect.all([Effect.makeSemaphore(concurrency), Effect.makeSemaphore(concurrency)]), ([permits, deliveryPermits]) =>
     Store.toLayer(
       Effect.gen(function*() {
         const directory = yield* StoreDirectory
@@ -74,7 +76,7 @@ export const StoreEntityLive = (concurrency: number) =>
           SyncNow: ({ payload }) => run(payload.key, syncUnlessStale(directory, storeId, payload)),
           Backfill: ({ payload }) => run(payload.key, directory.backfillStore(storeId, { since: payload.since, until: payload.until })),
           PushContacts: ({ payload }) => run(payload.key, directory.pushContacts(storeId)),
-          ApplyDelivery: ({ payload }) => run(payload.key, directory.applyDelivery(storeId, payload.deliveryId))
+          ApplyDelivery: ({ payload }) => deliveryPermits.withPermits(1)(logged(payload.key, directory.applyDelivery(storeId, payload.deliveryId)))
         })
       }),
       { maxIdleTime: IDLE }

@@ -32,15 +32,19 @@ export const webhookSecretConfig = Config.option(named("STORE_WEBHOOK_SECRET", C
   Config.validate({ message: "STORE_WEBHOOK_SECRET must not be empty", validation: (s) => Redacted.value(s) !== "" })
 )))
 
-export const serveSettingsConfig: Config.Config<ServeSettings> = Config.all({
+/** Where `serve` and `worker` listen for HTTP. */
+export const httpListenConfig = Config.all({
   host: named("SHOPSYNC_HTTP_HOST", Config.string().pipe(
     Config.withDefault("127.0.0.1"),
     Config.validate({ message: "SHOPSYNC_HTTP_HOST must be an address or host name to listen on, such as 127.0.0.1 or 0.0.0.0", validation: (s) => /^[\w.:-]+$/.test(s) })
   )),
-  port: wholeNumber("SHOPSYNC_HTTP_PORT", 8787, { min: 1, max: 65535 }),
-  syncEveryMs: syncEveryConfig,
-  webhookSecret: webhookSecretConfig
+  port: wholeNumber("SHOPSYNC_HTTP_PORT", 8787, { min: 1, max: 65535 })
 })
+
+export const serveSettingsConfig: Config.Config<ServeSettings> = Config.map(
+  Config.all({ listen: httpListenConfig, syncEveryMs: syncEveryConfig, webhookSecret: webhookSecretConfig }),
+  ({ listen, ...rest }) => ({ ...listen, ...rest })
+)
 
 /** What a master key is and how to make one, for every message about it. */
 export const MASTER_KEY_FORMAT = "32 random bytes as base64 or hex (generate one with `openssl rand -base64 32`)"

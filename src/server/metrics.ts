@@ -3,18 +3,20 @@
  * and @opentelemetry/exporter-prometheus's serializer. What lives in the warehouse is read at each scrape and set
  * into gauges, so any process (one serving, one only syncing) reports the warehouse's truth.
  *
- * Metrics (labels in braces; `store` is STORE_ID):
+ * Metrics (labels in braces; `store` is STORE_ID under `serve`, each registered store under a worker):
  *   shopsync_stream_last_success_timestamp_seconds{store,stream}  when the stream last ran to the end (unix seconds)
  *   shopsync_stream_rows{store,stream}                            rows the warehouse holds for the stream (live rows)
  *   shopsync_stream_last_run_rows{store,stream}                   rows the stream's last run wrote
  *   shopsync_stream_last_run_failed{store,stream}                 1 when the stream's last run failed, else 0
  *   shopsync_stream_unavailable{store,stream}                     1 when the store does not serve the stream, else 0
  *   shopsync_quarantined_documents{store,stream}                  documents set aside because they could not be stored
- *   shopsync_webhook_deliveries_total{outcome}                    deliveries accepted, rejected, applied by this process
+ *   shopsync_webhook_deliveries_total{outcome[,store]}            deliveries accepted, rejected, applied by this process
+ *                                                                 (a worker tags them with the store)
  *   shopsync_webhook_inbox_pending{store}                         deliveries in the inbox waiting to be applied
  *   shopsync_webhook_last_received_timestamp_seconds{store}       when the last delivery arrived (unix seconds)
  *   shopsync_marketing_contacts{store,status}                     outbox contacts: pending, sent, failed, quarantined
  *   shopsync_warehouse_up{store}                                  1 when this scrape could read the warehouse, else 0
+ *   shopsync_runner_shards{runner}                                shards a worker holds (workers only)
  *   target_info{service_name="shopsync",…}                        the exporter's resource attributes
  */
 import { HttpRouter, HttpServerResponse } from "@effect/platform"
@@ -44,6 +46,8 @@ const inboxPending = gauge("shopsync_webhook_inbox_pending", "Webhook deliveries
 const lastReceived = gauge("shopsync_webhook_last_received_timestamp_seconds", "When the last webhook delivery arrived, unix seconds")
 const contacts = gauge("shopsync_marketing_contacts", "Contacts in the marketing outbox, by status")
 const warehouseUp = gauge("shopsync_warehouse_up", "1 when the scrape could read the warehouse, else 0")
+/** Set by a worker whenever its share changes. */
+export const runnerShards = gauge("shopsync_runner_shards", "Shards of the cluster this worker holds")
 
 /** The exporter: serializes every Effect metric of the process in Prometheus text format. */
 export class PrometheusMetrics extends Context.Tag("shopsync/PrometheusMetrics")<PrometheusMetrics, {
@@ -95,16 +99,33 @@ const readInbox = (storeId: string, webhooks: Effect.Effect<WebhookSummary>) =>
     if (Option.isSome(received)) yield* Metric.set(Metric.tagged(lastReceived, "store", storeId), received.value / 1000)
   })
 
-/** Refreshes the warehouse's gauges (a failure to read it shows as shopsync_warehouse_up 0), then serializes. */
-export const metricsHandler = (webhooks: Effect.Effect<WebhookSummary>) =>
+/** A store whose series a scrape refreshes, with its inbox summary. */
+export interface MeasuredStore {
+  readonly storeId: string
+  readonly webhooks: Effect.Effect<WebhookSummary>
+}
+
+/** Refreshes one store's gauges; a failure to read the warehouse shows as its shopsync_warehouse_up 0. */
+const refreshStore = ({ storeId, webhooks }: MeasuredStore) =>
   Effect.gen(function*() {
-    const storeId = yield* Effect.orDie(storeIdConfig)
     const read = yield* Effect.exit(Effect.zipRight(readWarehouse(storeId), readInbox(storeId, webhooks)))
-    if (read._tag === "Failure") yield* Effect.logWarning(`metrics: the warehouse was not read: ${errorText(Cause.squash(read.cause))}`)
+    if (read._tag === "Failure") yield* Effect.logWarning(`metrics: the warehouse was not read for store ${storeId}: ${errorText(Cause.squash(read.cause))}`)
     yield* Metric.set(Metric.tagged(warehouseUp, "store", storeId), bit(read._tag === "Success"))
+  })
+
+/** Refreshes the gauges of every store `stores` names (`serve`: its one, a worker: the registry's), then serializes. */
+export const metricsOf = <E, R>(stores: Effect.Effect<ReadonlyArray<MeasuredStore>, E, R>) =>
+  Effect.gen(function*() {
+    const listed = yield* Effect.either(stores)
+    if (listed._tag === "Left") yield* Effect.logWarning(`metrics: the stores to report were not read: ${errorText(listed.left)}`)
+    else yield* Effect.forEach(listed.right, refreshStore, { discard: true })
     const text = yield* Effect.flatMap(PrometheusMetrics, (m) => m.scrape)
     return HttpServerResponse.text(text, { contentType: "text/plain; version=0.0.4; charset=utf-8" })
   })
+
+/** `serve`'s /metrics: the configured store (STORE_ID). */
+export const metricsHandler = (webhooks: Effect.Effect<WebhookSummary>) =>
+  metricsOf(Effect.map(Effect.orDie(storeIdConfig), (storeId) => [{ storeId, webhooks }]))
 
 /** The router serving `GET /metrics`; it needs the warehouse's SqlClient and PrometheusMetricsLive. */
 export const metricsRoute = (webhooks: Effect.Effect<WebhookSummary>): HttpRouter.HttpRouter<never, SqlClient.SqlClient | PrometheusMetrics> =>

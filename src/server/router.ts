@@ -1,5 +1,6 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import { Effect, type Option, type Redacted } from "effect"
+import { storeIdConfig } from "../config/settings.js"
 import type { Inbox } from "../webhooks/inbox.js"
 import { healthz } from "./healthz.js"
 import { metricsRoute } from "./metrics.js"
@@ -8,8 +9,8 @@ import type { WebhookSummary } from "./webhook-summary.js"
 import { webhookRoute } from "./webhook-route.js"
 
 /** The inbox as the page and /metrics show it: skipped deliveries were applied (they found newer data), failed ones rejected. */
-export const webhookSummary = (inbox: Inbox["Type"]): Effect.Effect<WebhookSummary> =>
-  inbox.counts.pipe(
+export const webhookSummary = (inbox: Inbox["Type"], storeId: string): Effect.Effect<WebhookSummary> =>
+  inbox.counts(storeId).pipe(
     Effect.map((c) => ({
       received: c.received,
       applied: c.applied + c.skipped,
@@ -21,12 +22,15 @@ export const webhookSummary = (inbox: Inbox["Type"]): Effect.Effect<WebhookSumma
     Effect.orDie
   )
 
+/** The configured store's (STORE_ID) inbox summary. */
+const servedSummary = (inbox: Inbox["Type"]) => Effect.flatMap(Effect.orDie(storeIdConfig), (storeId) => webhookSummary(inbox, storeId))
+
 /** The routes of `shopsync serve`: webhook intake, health, metrics and the status page. */
 export const serveRouter = (secret: Option.Option<Redacted.Redacted<string>>, inbox: Inbox["Type"]) =>
   HttpRouter.empty.pipe(
     HttpRouter.post("/webhooks/store", webhookRoute(secret)),
     HttpRouter.post("/webhooks/store/:storeId", webhookRoute(secret)),
     HttpRouter.get("/healthz", healthz),
-    HttpRouter.concat(metricsRoute(webhookSummary(inbox))),
-    HttpRouter.concat(statusPageRoute(webhookSummary(inbox)))
+    HttpRouter.concat(metricsRoute(servedSummary(inbox))),
+    HttpRouter.concat(statusPageRoute(servedSummary(inbox)))
   )

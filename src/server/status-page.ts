@@ -16,7 +16,7 @@ import type { WebhookSummary } from "./webhook-summary.js"
 export { WebhookSummary } from "./webhook-summary.js"
 
 /** The page forbids itself every resource but its inline style: nothing leaves the operator's browser. */
-const HEADERS = {
+export const PAGE_HEADERS = {
   "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'",
   "cache-control": "no-store",
   "x-content-type-options": "nosniff"
@@ -42,24 +42,25 @@ export const statusReport = (storeId: string, webhooks: Effect.Effect<WebhookSum
     } satisfies StatusReport
   }).pipe(Effect.provide(storeLayers(storeId)))
 
-const unavailablePage = (why: string) =>
+export const unavailablePage = (why: string) =>
   html`<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>shopsync · warehouse unavailable</title></head>
 <body><h1>The warehouse cannot be read</h1><p>${why}</p><p>The page shows the store's state again once the database answers.</p></body></html>`
 
-/** `GET /`: the status page of the configured store (STORE_ID); 503 with the reason when the warehouse does not answer. */
-export const statusPageHandler = (webhooks: Effect.Effect<WebhookSummary>) =>
-  Effect.gen(function*() {
-    const storeId = yield* storeIdConfig
-    const report = yield* statusReport(storeId, webhooks)
-    return HttpServerResponse.html(statusPage(report).text).pipe(HttpServerResponse.setHeaders(HEADERS))
-  }).pipe(
+/** The status page of store `storeId`; 503 with the reason when the warehouse does not answer. */
+export const storePageResponse = (storeId: string, webhooks: Effect.Effect<WebhookSummary>) =>
+  Effect.map(statusReport(storeId, webhooks), (report) =>
+    HttpServerResponse.html(statusPage(report).text).pipe(HttpServerResponse.setHeaders(PAGE_HEADERS))).pipe(
     // The repositories die on what they cannot read (a stopped database too): every cause gets the 503 page.
     Effect.catchAllCause((cause) =>
       Effect.as(
         Effect.logWarning(`status page: ${errorText(Cause.squash(cause))}`),
-        HttpServerResponse.html(unavailablePage(errorText(Cause.squash(cause))).text).pipe(HttpServerResponse.setStatus(503), HttpServerResponse.setHeaders(HEADERS))
+        HttpServerResponse.html(unavailablePage(errorText(Cause.squash(cause))).text).pipe(HttpServerResponse.setStatus(503), HttpServerResponse.setHeaders(PAGE_HEADERS))
       ))
   )
+
+/** `GET /` of `serve`: the status page of the configured store (STORE_ID). */
+export const statusPageHandler = (webhooks: Effect.Effect<WebhookSummary>) =>
+  Effect.flatMap(Effect.orDie(storeIdConfig), (storeId) => storePageResponse(storeId, webhooks))
 
 /** The router serving the status page at `/`; its only requirement is the warehouse's SqlClient. */
 export const statusPageRoute = (webhooks: Effect.Effect<WebhookSummary>): HttpRouter.HttpRouter<never, SqlClient.SqlClient> =>

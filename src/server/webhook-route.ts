@@ -6,7 +6,7 @@ import { Effect, Option, Redacted, Ref } from "effect"
 import { errorText } from "../sync/errors.js"
 import { countDelivery } from "../webhooks/delivery-metrics.js"
 import { deliveryHeaders, isPing, signatureMatches } from "../webhooks/headers.js"
-import { Inbox } from "../webhooks/inbox.js"
+import { Inbox, type Received } from "../webhooks/inbox.js"
 import { InboxSignal } from "../webhooks/worker.js"
 import { limitedBody } from "./limited-body.js"
 import { ServeState } from "./serve-state.js"
@@ -14,21 +14,39 @@ import { ServeState } from "./serve-state.js"
 /** The largest body taken; a larger one is refused (413) without reading past this. */
 export const MAX_BODY_BYTES = 1024 * 1024
 
-const answer = (status: number, body: Record<string, unknown>) => HttpServerResponse.unsafeJson(body, { status })
+export const answer = (status: number, body: Record<string, unknown>) => HttpServerResponse.unsafeJson(body, { status })
 
-const rejected = (status: number, error: string) => Effect.as(countDelivery("rejected"), answer(status, { error }))
+/** The store a delivery is for, and how its signature is checked: undefined when it matches, else why not (401). */
+export interface DeliveryTarget {
+  readonly storeId: string
+  readonly verify: (body: Uint8Array, signature: string | undefined) => Effect.Effect<string | undefined>
+}
+
+/** What differs between `serve` (one store, one secret) and a worker (every registered store, each its secret). */
+export interface IntakeOptions<R1, R2> {
+  /** False once the process is stopping: new deliveries get 503 (the store sends them again later). */
+  readonly accepting: Ref.Ref<boolean>
+  /** The store of /webhooks/store[/<id>] (`id` undefined without one), or the answer refusing the delivery. */
+  readonly target: (id: string | undefined) => Effect.Effect<DeliveryTarget | HttpServerResponse.HttpServerResponse, never, R1>
+  /** Run once the delivery is in the inbox (new or a resend), before the 200: has it applied. */
+  readonly stored: (delivery: Received) => Effect.Effect<void, never, R2>
+  /** Tag the deliveries metric with the store (a worker; serve has one store and no tag). */
+  readonly tagged: boolean
+}
 
 /**
- * POST /webhooks/store[/<store_id>]: a delivery is verified (base64 HMAC-SHA256 of the raw body under
- * STORE_WEBHOOK_SECRET), stored in the inbox and answered 200 at once; the worker applies it. The creation ping
+ * POST /webhooks/store[/<store_id>]: a delivery is verified (base64 HMAC-SHA256 of the raw body under the store's
+ * webhook secret), stored in the inbox and answered 200 at once; `stored` has it applied. The creation ping
  * (unsigned `webhook_id=<id>`) is answered 200 and not stored.
  */
-export const webhookRoute = (secret: Option.Option<Redacted.Redacted<string>>) =>
+export const deliveryIntake = <R1, R2>(options: IntakeOptions<R1, R2>) =>
   Effect.gen(function*() {
-    const [state, request] = yield* Effect.all([ServeState, HttpServerRequest.HttpServerRequest])
-    if (!(yield* Ref.get(state.accepting))) return answer(503, { error: "shutting down; send again later" })
-    const { storeId } = yield* HttpRouter.params
-    if (storeId !== undefined && storeId !== state.storeId) return answer(404, { error: `this server takes deliveries for store ${state.storeId}` })
+    const request = yield* HttpServerRequest.HttpServerRequest
+    if (!(yield* Ref.get(options.accepting))) return answer(503, { error: "shutting down; send again later" })
+    const target = yield* options.target((yield* HttpRouter.params).storeId)
+    if (HttpServerResponse.isServerResponse(target)) return target
+    const { storeId } = target
+    const rejected = (status: number, error: string) => Effect.as(countDelivery("rejected", options.tagged ? storeId : undefined), answer(status, { error }))
     const read = yield* limitedBody(request, MAX_BODY_BYTES)
     // The rest of the body is left unread: the connection closes with the answer.
     if (Option.isNone(read)) return yield* Effect.map(rejected(413, `body larger than ${MAX_BODY_BYTES} bytes`), HttpServerResponse.setHeader("connection", "close"))
@@ -36,17 +54,37 @@ export const webhookRoute = (secret: Option.Option<Redacted.Redacted<string>>) =
     const text = Buffer.from(raw).toString("utf8")
     const headers = deliveryHeaders(request.headers)
     if (headers.signature === undefined && isPing(request.headers["content-type"], text)) return answer(200, { ping: true })
-    if (Option.isNone(secret)) return yield* rejected(401, "STORE_WEBHOOK_SECRET is not set: no delivery can be verified")
-    if (!signatureMatches(raw, headers.signature, Redacted.value(secret.value))) return yield* rejected(401, "missing or wrong signature")
+    const refusal = yield* target.verify(raw, headers.signature)
+    if (refusal !== undefined) return yield* rejected(401, refusal)
     if (headers.topic === undefined || headers.webhookId === undefined) return yield* rejected(400, "missing webhook topic or id header")
-    const deliveryId = headers.deliveryId ?? createHash("sha256").update(raw).digest("hex")
-    const stored = yield* Effect.either(Effect.flatMap(Inbox, (inbox) =>
-      inbox.add({ storeId: state.storeId, webhookId: headers.webhookId!, deliveryId, topic: headers.topic!, body: text })))
+    const delivery = { storeId, webhookId: headers.webhookId, deliveryId: headers.deliveryId ?? createHash("sha256").update(raw).digest("hex"), topic: headers.topic, body: text }
+    const stored = yield* Effect.either(Effect.flatMap(Inbox, (inbox) => inbox.add(delivery)))
     if (stored._tag === "Left") {
       yield* Effect.logWarning(`webhooks: delivery not stored (the store will send it again): ${errorText(stored.left)}`)
       return answer(503, { error: "the warehouse is not available; send again later" })
     }
-    yield* countDelivery("accepted")
-    yield* Effect.flatMap(InboxSignal, (signal) => signal.notify)
+    yield* countDelivery("accepted", options.tagged ? storeId : undefined)
+    yield* options.stored(delivery)
     return answer(200, { stored: stored.right ? "new" : "duplicate" })
   })
+
+/** `serve`'s intake: its one store (STORE_ID), checked against STORE_WEBHOOK_SECRET, applied by its inbox worker. */
+export const webhookRoute = (secret: Option.Option<Redacted.Redacted<string>>) =>
+  Effect.flatMap(ServeState, (state) =>
+    deliveryIntake({
+      accepting: state.accepting,
+      tagged: false,
+      target: (id) => Effect.succeed<DeliveryTarget | HttpServerResponse.HttpServerResponse>(
+        id !== undefined && id !== state.storeId
+          ? answer(404, { error: `this server takes deliveries for store ${state.storeId}` })
+          : {
+            storeId: state.storeId,
+            verify: (body, signature) => Effect.succeed(
+              Option.isNone(secret)
+                ? "STORE_WEBHOOK_SECRET is not set: no delivery can be verified"
+                : signatureMatches(body, signature, Redacted.value(secret.value)) ? undefined : "missing or wrong signature"
+            )
+          }
+      ),
+      stored: () => Effect.flatMap(InboxSignal, (signal) => signal.notify)
+    }))

@@ -1,3 +1,4 @@
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Cause, Duration, Effect, Layer, Option } from "effect"
 import type { SqlClient } from "@effect/sql/SqlClient"
 import { type StoreRunDone, StoreDirectory, StoreWorkFailed } from "../cluster/store-directory.js"
@@ -8,9 +9,12 @@ import { OutboxLive } from "../contacts/outbox.js"
 import { SALES_STREAMS, STREAMS } from "../sync/catalogue.js"
 import { RunLockHeld } from "../sync/errors.js"
 import { Runs, RunsLive } from "../sync/runs.js"
+import { StoreClientLive } from "../store-client/client.js"
+import { Inbox, InboxLive } from "../webhooks/inbox.js"
+import { applyAllPending } from "../webhooks/worker.js"
 import { StoreRegistry } from "./registry.js"
 import { runRegisteredStore, type StoreJob } from "./run.js"
-import { registeredMarketingSettings } from "./store-settings.js"
+import { registeredMarketingSettings, registeredStoreSettings } from "./store-settings.js"
 
 /** The operator's line for failed work: a failure's own message, else the first line of the cause. */
 const describe = (cause: Cause.Cause<unknown>): string => {
@@ -59,12 +63,41 @@ export const RegistryDirectoryLive = (runner: string) =>
         return { outcome: "succeeded", runner, report: summaryText(summary) } satisfies StoreRunDone
       }).pipe(asWorkFailed(storeId), Effect.provide(context))
 
-    const pushContacts = (storeId: string) =>
+    const push = (storeId: string, required: boolean) =>
       Effect.gen(function*() {
         const marketing = yield* registeredMarketingSettings(yield* registry.get(storeId))
-        if (Option.isNone(marketing)) return yield* Effect.fail(new Error(`store ${storeId} has no marketing service registered`))
+        if (Option.isNone(marketing)) {
+          return required ? yield* Effect.fail(new Error(`store ${storeId} has no marketing service registered`)) : undefined
+        }
         yield* reportPush(yield* runPush(marketing.value, storeId).pipe(Effect.provide(OutboxLive)))
-      }).pipe(asWorkFailed(storeId), Effect.provide(context))
+      })
+
+    // Failed attempts per store and delivery (inbox seq); a store that moves to another runner starts counting again there.
+    const attempts = new Map<string, Map<number, number>>()
+    const attemptsOf = (storeId: string) => attempts.get(storeId) ?? attempts.set(storeId, new Map()).get(storeId)!
+
+    /**
+     * Applies every pending delivery of the store, in arrival order, with a StoreClient built from the registry (only
+     * when something is pending), then pushes the contacts at once when they may have changed and the store has a
+     * marketing service: the entity runs one message at a time and each applies all that waits, so a burst of
+     * deliveries makes a few pushes, not one each.
+     */
+    const applyInbox = (storeId: string) =>
+      Effect.gen(function*() {
+        const inbox = yield* Inbox
+        if ((yield* inbox.pending(storeId, 1)).length === 0) return
+        const settings = yield* registeredStoreSettings(yield* registry.get(storeId))
+        const done = yield* applyAllPending(storeId, { attempts: attemptsOf(storeId), tagged: true }).pipe(
+          Effect.provide(StoreClientLive(settings).pipe(Layer.provide(NodeHttpClient.layerUndici))))
+        if (done.contacts) yield* push(storeId, false)
+      }).pipe(Effect.provide(InboxLive))
+
+    /** Before a sync: the deliveries still pending (their ApplyDelivery lost, or an earlier one that erred) are applied first. */
+    const applyBeforeSync = (storeId: string) =>
+      applyInbox(storeId).pipe(
+        Effect.catchAllCause((cause) => Effect.logWarning(`store ${storeId}: pending webhook deliveries not applied before the sync: ${describe(cause)}`)),
+        Effect.provide(context)
+      )
 
     return StoreDirectory.of({
       list: registry.list.pipe(
@@ -72,11 +105,10 @@ export const RegistryDirectoryLive = (runner: string) =>
         Effect.mapError((e) => new StoreWorkFailed({ storeId: "*", message: `the store registry could not be read: ${e.message}` }))
       ),
       syncStore: (storeId, trigger) =>
-        run(storeId, "sync", { streams: STREAMS, mode: { kind: "sync" }, waitForLock: false, named: false }, trigger),
+        Effect.zipRight(applyBeforeSync(storeId), run(storeId, "sync", { streams: STREAMS, mode: { kind: "sync" }, waitForLock: false, named: false }, trigger)),
       backfillStore: (storeId, { since, until }) =>
         run(storeId, "backfill", { streams: SALES_STREAMS, mode: { kind: "backfill", since, until: until ?? latestDay() }, waitForLock: true, named: false }, `backfill ${since}…${until ?? "today"}`),
-      pushContacts,
-      applyDelivery: (storeId) =>
-        Effect.fail(new StoreWorkFailed({ storeId, message: "applying webhook deliveries on a worker is not supported yet: use `shopsync serve` for a store's webhooks" }))
+      pushContacts: (storeId) => push(storeId, true).pipe(asWorkFailed(storeId), Effect.provide(context)),
+      applyDelivery: (storeId) => applyInbox(storeId).pipe(asWorkFailed(storeId), Effect.provide(context))
     })
   }))

@@ -34,6 +34,9 @@ export const InboxCounts = Schema.Struct({
 })
 export type InboxCounts = typeof InboxCounts.Type
 
+export const StoreWaiting = Schema.Struct({ store_id: Schema.String, pending: Schema.Number, failed: Schema.Number })
+export type StoreWaiting = typeof StoreWaiting.Type
+
 /** sync.webhook_inbox: the only module that reads or writes it. */
 export class Inbox extends Context.Tag("shopsync/Inbox")<Inbox, {
   /** Stores a delivery; false when this webhook's delivery id was stored before (a resend). */
@@ -44,8 +47,10 @@ export class Inbox extends Context.Tag("shopsync/Inbox")<Inbox, {
   readonly settle: (seq: number, outcome: Outcome) => Effect.Effect<void, SqlError>
   /** Removes the applied and skipped deliveries received more than `days` ago (failed ones stay, to be looked at). */
   readonly prune: (days: number) => Effect.Effect<void, SqlError>
-  /** Deliveries by state, for the status page and tests. */
-  readonly counts: Effect.Effect<InboxCounts, SqlError>
+  /** A store's deliveries by state, for the status page and /metrics. */
+  readonly counts: (storeId: string) => Effect.Effect<InboxCounts, SqlError>
+  /** Pending and failed deliveries of every store that has any, for the workers' page across stores. */
+  readonly waiting: Effect.Effect<ReadonlyArray<StoreWaiting>, SqlError>
 }>() {}
 
 /** A row that does not fit its schema is a defect of this module, not a database failure. */
@@ -73,16 +78,25 @@ export const makeInbox = Effect.gen(function*() {
   })
 
   const counts = SqlSchema.findAll({
-    Request: Schema.Void,
+    Request: Schema.String,
     Result: InboxCounts,
-    execute: () =>
+    execute: (storeId) =>
       sql`SELECT count(*)::int AS received,
                  (count(*) FILTER (WHERE state = 'applied'))::int AS applied,
                  (count(*) FILTER (WHERE state = 'skipped'))::int AS skipped,
                  (count(*) FILTER (WHERE state = 'failed'))::int AS failed,
                  (count(*) FILTER (WHERE state = 'pending'))::int AS pending,
                  to_char(max(received_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS last_received_at
-          FROM sync.webhook_inbox`
+          FROM sync.webhook_inbox WHERE store_id = ${storeId}`
+  })
+
+  const waiting = SqlSchema.findAll({
+    Request: Schema.Void,
+    Result: StoreWaiting,
+    execute: () =>
+      sql`SELECT store_id, (count(*) FILTER (WHERE state = 'pending'))::int AS pending,
+                 (count(*) FILTER (WHERE state = 'failed'))::int AS failed
+          FROM sync.webhook_inbox WHERE state IN ('pending', 'failed') GROUP BY store_id`
   })
 
   return Inbox.of({
@@ -95,7 +109,8 @@ export const makeInbox = Effect.gen(function*() {
     prune: (days) =>
       sql`DELETE FROM sync.webhook_inbox
           WHERE state IN ('applied', 'skipped') AND received_at < now() - make_interval(days => ${days})`.pipe(Effect.asVoid),
-    counts: Effect.map(decoded(counts(undefined)), (rows) => rows[0]!)
+    counts: (storeId) => Effect.map(decoded(counts(storeId)), (rows) => rows[0]!),
+    waiting: decoded(waiting(undefined))
   })
 })
 

@@ -29,46 +29,76 @@ export const InboxSignalLive = Layer.effect(InboxSignal, Effect.map(Queue.slidin
  * Applies one delivery and records its outcome in one transaction: a crash leaves it pending (replayed on restart),
  * never half applied, never recorded without its change. Uninterruptible, so SIGTERM lets it finish.
  */
-const applyOne = (storeId: string, row: Pending) =>
+const applyOne = (storeId: string, row: Pending, tagged: boolean) =>
   Effect.gen(function*() {
     const [sql, inbox] = yield* Effect.all([SqlClient.SqlClient, Inbox])
     const result = yield* sql.withTransaction(Effect.tap(applyDelivery(storeId, row.topic, row.body), (r: Applied) => inbox.settle(row.seq, r.outcome)))
-    yield* countDelivery(result.outcome.state === "failed" ? "rejected" : "applied")
+    yield* countDelivery(result.outcome.state === "failed" ? "rejected" : "applied", tagged ? storeId : undefined)
     if (result.outcome.state === "failed") yield* Effect.logWarning(`webhooks: delivery ${row.seq} (${row.topic}) failed: ${result.outcome.reason}`)
     return result
   }).pipe(Effect.uninterruptible)
 
+/** What a pass did: whether a full batch was read (more may wait), contacts may have changed, the warehouse changed. */
+export interface PassResult {
+  readonly more: boolean
+  readonly contacts: boolean
+  readonly changed: boolean
+}
+
+/** How a pass counts its deliveries: serve's counter has no store tag (one store), a worker's has. */
+export interface PassOptions {
+  /** Failed attempts per delivery (inbox seq), kept by the caller across passes. */
+  readonly attempts: Map<number, number>
+  readonly tagged: boolean
+}
+
 /**
- * One pass over the pending deliveries, in order. A delivery that errs stops the pass (later ones may depend on
- * it) and is tried again on the next; after MAX_ATTEMPTS it is marked failed so it cannot hold up the inbox.
+ * One pass over the pending deliveries, in order, with the store's StoreClient (for what a delivery makes it read).
+ * A delivery that errs stops the pass (later ones may depend on it) and is tried again on the next; after
+ * MAX_ATTEMPTS it is marked failed so it cannot hold up the inbox. The store's daily totals follow a change.
  */
-const pass = (storeId: string, attempts: Map<number, number>) =>
+export const applyPass = (storeId: string, options: PassOptions) =>
   Effect.gen(function*() {
     const inbox = yield* Inbox
     const rows = yield* inbox.pending(storeId, BATCH)
     let changed = false
     let contacts = false
+    let stopped = false
     for (const row of rows) {
-      const result = yield* Effect.either(applyOne(storeId, row))
+      const result = yield* Effect.either(applyOne(storeId, row, options.tagged))
       if (result._tag === "Right") {
-        attempts.delete(row.seq)
+        options.attempts.delete(row.seq)
         changed ||= result.right.outcome.state === "applied"
         contacts ||= result.right.contacts
         continue
       }
-      const tries = (attempts.get(row.seq) ?? 0) + 1
-      attempts.set(row.seq, tries)
+      stopped = true
+      const tries = (options.attempts.get(row.seq) ?? 0) + 1
+      options.attempts.set(row.seq, tries)
       const reason = errorText(result.left)
       yield* Effect.logWarning(`webhooks: delivery ${row.seq} (${row.topic}) not applied (attempt ${tries} of ${MAX_ATTEMPTS}): ${reason}`)
       if (tries >= MAX_ATTEMPTS) {
         yield* inbox.settle(row.seq, { state: "failed", reason })
-        yield* countDelivery("rejected")
+        yield* countDelivery("rejected", options.tagged ? storeId : undefined)
       }
       break
     }
     if (changed) yield* Effect.flatMap(Loader, (loader) => loader.storeDailyTotals)
-    return { more: rows.length === BATCH, contacts, changed }
+    return { more: rows.length === BATCH && !stopped, contacts, changed } satisfies PassResult
   }).pipe(Effect.provide(Layer.mergeAll(LoaderLive(storeId), LiveRowsLive(storeId))))
+
+/** Passes until the store has nothing pending (or a delivery errs): what a worker's ApplyDelivery runs. */
+export const applyAllPending = (storeId: string, options: PassOptions) =>
+  Effect.gen(function*() {
+    let contacts = false
+    let changed = false
+    for (;;) {
+      const done = yield* applyPass(storeId, options)
+      contacts ||= done.contacts
+      changed ||= done.changed
+      if (!done.more) return { contacts, changed }
+    }
+  })
 
 /**
  * The worker: applies the inbox whenever a delivery arrives (and every second), then has the changed contacts
@@ -77,9 +107,9 @@ const pass = (storeId: string, attempts: Map<number, number>) =>
 export const runWorker = (storeId: string, contactsChanged: Effect.Effect<void>) =>
   Effect.gen(function*() {
     const signal = yield* InboxSignal
-    const attempts = new Map<number, number>()
+    const options: PassOptions = { attempts: new Map(), tagged: false }
     while (true) {
-      const done = yield* pass(storeId, attempts).pipe(
+      const done = yield* applyPass(storeId, options).pipe(
         Effect.catchAll((e) => Effect.as(Effect.logWarning(`webhooks: the inbox could not be read: ${errorText(e)}`), { more: false, contacts: false, changed: false }))
       )
       if (done.contacts) yield* contactsChanged

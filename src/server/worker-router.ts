@@ -1,0 +1,99 @@
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { type Duration, Effect, Metric, Redacted, type Ref } from "effect"
+import { heldShards, holdsStore } from "../cluster/shards.js"
+import { Store } from "../cluster/store-entity.js"
+import { StoreRegistry } from "../stores/registry.js"
+import { errorText } from "../sync/errors.js"
+import { signatureMatches } from "../webhooks/headers.js"
+import { Inbox, type Received } from "../webhooks/inbox.js"
+import { runnerHealthz } from "./healthz.js"
+import { html } from "./html.js"
+import { type MeasuredStore, metricsOf, runnerShards } from "./metrics.js"
+import { webhookSummary } from "./router.js"
+import { PAGE_HEADERS, storePageResponse } from "./status-page.js"
+import { storesPageResponse } from "./stores-page.js"
+import { answer, type DeliveryTarget, deliveryIntake } from "./webhook-route.js"
+import { type StoreSecret, WebhookSecrets } from "./webhook-secrets.js"
+
+export interface WorkerHttpOptions {
+  /** False once SIGTERM arrived: new deliveries get 503 while the runner hands its shards over. */
+  readonly accepting: Ref.Ref<boolean>
+  /** This runner's address, host:port, as the cluster's runner table has it. */
+  readonly runner: string
+  /** A heartbeat older than this means the other runners no longer count this one. */
+  readonly heartbeatExpiry: Duration.Duration
+}
+
+/** Why a delivery's signature is refused under what the registry holds for the store, or undefined when it matches. */
+const refusal = (storeId: string, found: StoreSecret, body: Uint8Array, signature: string | undefined): string | undefined => {
+  switch (found._tag) {
+    case "Secret":
+      return signatureMatches(body, signature, Redacted.value(found.secret)) ? undefined : "missing or wrong signature"
+    case "NoSecret":
+      return `store ${storeId} has no webhook secret registered, so no delivery can be verified: register the store with --webhook-secret-env`
+    case "Unknown":
+      return `store ${storeId} is no longer registered`
+    case "Unreadable":
+      return `store ${storeId}'s webhook secret could not be read: ${found.reason}`
+  }
+}
+
+/** The store of /webhooks/store/<id> with its registered secret; a refused signature is checked once more against a fresh read. */
+const target = (secrets: WebhookSecrets["Type"]) => (id: string | undefined) =>
+  Effect.gen(function*() {
+    if (id === undefined) return answer(404, { error: "a worker takes deliveries at /webhooks/store/<store_id>, for every registered store" })
+    const found = yield* secrets.lookup(id, false)
+    if (found._tag === "Unknown") return answer(404, { error: `store ${id} is not registered` })
+    if (found._tag === "Unreadable") {
+      yield* Effect.logWarning(`webhooks: store ${id}'s secret could not be read: ${found.reason}`)
+      return answer(503, { error: "the store registry is not available; send again later" })
+    }
+    const verify = (body: Uint8Array, signature: string | undefined) =>
+      refusal(id, found, body, signature) === undefined
+        ? Effect.succeed(undefined)
+        : Effect.map(secrets.lookup(id, true), (again) => refusal(id, again, body, signature))
+    return { storeId: id, verify } satisfies DeliveryTarget
+  })
+
+/**
+ * Sends the store's entity an ApplyDelivery, persisted and keyed by the delivery (a resend of it is a duplicate there
+ * too). When the send fails the delivery still waits in the inbox: the store's next ApplyDelivery or SyncNow applies it.
+ */
+const applyDelivery = (client: Effect.Effect.Success<typeof Store.client>) => (delivery: Received) =>
+  client(delivery.storeId).ApplyDelivery({ key: `delivery-${delivery.webhookId}-${delivery.deliveryId}`, deliveryId: delivery.deliveryId }, { discard: true }).pipe(
+    Effect.catchAllCause((cause) => Effect.logWarning(`webhooks: store ${delivery.storeId}'s ApplyDelivery not sent (its next sync applies the delivery)`, cause))
+  )
+
+/**
+ * The routes of `shopsync worker`: webhook intake for every registered store, health, metrics (the stores this runner
+ * holds, so that across workers each store is reported once), the page across stores and each store's own page.
+ */
+export const workerRouter = (options: WorkerHttpOptions) =>
+  Effect.gen(function*() {
+    const [registry, inbox, secrets, client] = yield* Effect.all([StoreRegistry, Inbox, WebhookSecrets, Store.client])
+    const intake = deliveryIntake({ accepting: options.accepting, tagged: true, target: target(secrets), stored: applyDelivery(client) })
+    const measured = Effect.gen(function*() {
+      yield* Metric.set(Metric.tagged(runnerShards, "runner", options.runner), yield* heldShards)
+      const held = yield* Effect.filter(yield* registry.list, (s) => holdsStore(s.storeId))
+      return held.map((s): MeasuredStore => ({ storeId: s.storeId, webhooks: webhookSummary(inbox, s.storeId) }))
+    })
+    const storePage = Effect.gen(function*() {
+      const { storeId } = yield* HttpRouter.params
+      const found = yield* Effect.either(registry.get(storeId!))
+      if (found._tag === "Left" && found.left._tag === "StoreNotRegistered") {
+        return HttpServerResponse.html(html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>shopsync · not registered</title></head><body><h1>Store ${storeId} is not registered</h1><p><a href="/">All stores</a></p></body></html>`.text).pipe(
+          HttpServerResponse.setStatus(404), HttpServerResponse.setHeaders(PAGE_HEADERS))
+      }
+      if (found._tag === "Left") yield* Effect.logWarning(`status page: store ${storeId}: ${errorText(found.left)}`)
+      return yield* storePageResponse(storeId!, webhookSummary(inbox, storeId!))
+    })
+    return HttpRouter.empty.pipe(
+      HttpRouter.post("/webhooks/store", intake),
+      HttpRouter.post("/webhooks/store/:storeId", intake),
+      HttpRouter.get("/healthz", runnerHealthz(options.runner, options.heartbeatExpiry)),
+      HttpRouter.get("/metrics", metricsOf(measured)),
+      HttpRouter.get("/", storesPageResponse(Effect.all({ stores: registry.list, waiting: inbox.waiting }), options.runner)),
+      HttpRouter.get("/stores/:storeId", storePage)
+    )
+  })
