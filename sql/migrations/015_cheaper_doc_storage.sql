@@ -22,13 +22,20 @@ BEGIN
   END LOOP;
 END $$;
 
--- 2. An order's lines are written by one statement sequence only (sql/load/orders.sql), right after the upsert of
---    their order in the same transaction, and deleted with it (sql/load/reset.sql): the orders' triggers note the
---    same days (the old and the new day of each order written), so the lines' triggers noted them a second time.
+-- 2. The merge of a page of orders (sql/load/orders.sql) writes their lines right after the orders, in the same
+--    transaction, and the orders' triggers have then noted the days concerned (the old and the new day of each
+--    order written): the lines' triggers noted them a second time. That merge says so for its line statements
+--    (shopsync.order_lines_noted, local to its transaction), and the lines' triggers do not fire for them; any
+--    other write of lines (by hand, a tool) is still noted.
 DROP TRIGGER daily_days_insert ON store.order_line_items;
 DROP TRIGGER daily_days_update ON store.order_line_items;
 DROP TRIGGER daily_days_delete ON store.order_line_items;
-DROP FUNCTION analytics.note_line_days();
+CREATE TRIGGER daily_days_insert AFTER INSERT ON store.order_line_items REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT WHEN (current_setting('shopsync.order_lines_noted', true) IS DISTINCT FROM 'on') EXECUTE FUNCTION analytics.note_line_days();
+CREATE TRIGGER daily_days_update AFTER UPDATE ON store.order_line_items REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT WHEN (current_setting('shopsync.order_lines_noted', true) IS DISTINCT FROM 'on') EXECUTE FUNCTION analytics.note_line_days();
+CREATE TRIGGER daily_days_delete AFTER DELETE ON store.order_line_items REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT WHEN (current_setting('shopsync.order_lines_noted', true) IS DISTINCT FROM 'on') EXECUTE FUNCTION analytics.note_line_days();
 
-COMMENT ON FUNCTION analytics.note_order_days() IS
-  'Trigger: notes the days of written orders (and of their refunds) in analytics.daily_dirty and sync.report_days; an order''s lines are written only with their order, so this covers them too.';
+COMMENT ON FUNCTION analytics.note_line_days() IS
+  'Trigger: notes the days of the orders of written order lines in analytics.daily_dirty and sync.report_days; not fired for the lines the orders merge writes with their orders (shopsync.order_lines_noted), whose days the orders'' trigger noted.';
