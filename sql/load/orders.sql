@@ -56,7 +56,10 @@ ON CONFLICT (store_id, id) DO UPDATE SET
   cart_tax = EXCLUDED.cart_tax, total = EXCLUDED.total, total_tax = EXCLUDED.total_tax,
   doc = EXCLUDED.doc, synced_at = EXCLUDED.synced_at, deleted_at = NULL;
 
--- Lines belong to their order's current version: replace them wholesale.
+-- Lines belong to their order's current version: replace them wholesale. Their days are those of their orders,
+-- which the orders' trigger just noted: the lines' triggers need not note them again (migration 015).
+SELECT set_config('shopsync.order_lines_noted', 'on', true);
+
 DELETE FROM store.order_line_items t USING sync_batch b WHERE b.known AND t.store_id = b.store_id AND t.order_id = b.id;
 DELETE FROM store.order_tax_lines t USING sync_batch b WHERE b.known AND t.store_id = b.store_id AND t.order_id = b.id;
 DELETE FROM store.order_shipping_lines t USING sync_batch b WHERE b.known AND t.store_id = b.store_id AND t.order_id = b.id;
@@ -89,3 +92,5 @@ INSERT INTO store.order_coupon_lines (store_id, id, order_id, code, discount, di
 SELECT b.store_id, (l->>'id')::bigint, b.id, l->>'code',
        coalesce(nullif(l->>'discount', '')::numeric, 0), coalesce(nullif(l->>'discount_tax', '')::numeric, 0), l
 FROM sync_batch b, jsonb_array_elements(coalesce(b.doc->'coupon_lines', '[]')) l;
+
+SELECT set_config('shopsync.order_lines_noted', 'off', true);

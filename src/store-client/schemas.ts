@@ -1,4 +1,5 @@
 import { Either, ParseResult, Schema } from "effect"
+import { fitCheck } from "./fit-check.js"
 
 /**
  * The fields of each resource that the pipeline relies on. Documents are checked against these
@@ -93,11 +94,11 @@ const problemWith = (doc: unknown, error: ParseResult.ParseError): string => {
 /**
  * Checks one document and returns it as the store sent it, every field included (the warehouse stores documents
  * whole). The schemas of documents transform nothing (their type is what is sent), so a check is all it takes:
- * decoding with the extra fields preserved would copy every document, 14 times the cost. A document that does not
- * fit is described by `problemWith`.
+ * decoding with the extra fields preserved would copy every document, 14 times the cost; the check is `Schema.is`
+ * compiled to plain predicates (fit-check.ts). A document that does not fit is described by `problemWith`.
  */
 export const documentDecoder = <A>(schema: Schema.Schema<A>) => {
-  const fits = Schema.is(schema)
+  const fits = fitCheck(schema)
   const decode = Schema.decodeUnknownEither(schema)
   return (doc: unknown): Either.Either<A, string> =>
     fits(doc) ? Either.right(doc) : Either.left(Either.match(decode(doc), { onLeft: (error) => problemWith(doc, error), onRight: () => "does not fit" }))

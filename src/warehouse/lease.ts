@@ -46,15 +46,25 @@ const prove = (sql: SqlClient.SqlClient, guard: Guard) =>
   )
 
 /**
+ * The guard a fenced write proved and the connection of its transaction, for the writes it runs: the lease row
+ * stays locked FOR SHARE until that transaction ends, so a write nested in it (a page's load inside its
+ * checkpoint's transaction) need not prove the lease again; one statement less a page.
+ */
+const provenIn = FiberRef.unsafeMake<Option.Option<{ readonly guard: Guard; readonly connection: unknown }>>(Option.none())
+
+/**
  * A write of a run: in a transaction (the caller's, or one of its own, retried whole while the connection is lost)
  * that first proves the run's lease. Every write of a sync goes through here; outside a run it is the write alone.
  */
 export const fenced = (sql: SqlClient.SqlClient) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
   Effect.flatMap(FiberRef.get(currentGuard), (guard) => {
     if (Option.isNone(guard)) return effect
-    const proved = Effect.zipRight(prove(sql, guard.value), effect)
-    return Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (tx) =>
-      Option.isSome(tx) ? proved : guard.value.retry(sql.withTransaction(proved)))
+    return Effect.flatMap(Effect.all([Effect.serviceOption(SqlClient.TransactionConnection), FiberRef.get(provenIn)]), ([tx, proven]) => {
+      if (Option.isSome(tx) && Option.isSome(proven) && proven.value.guard === guard.value && proven.value.connection === tx.value[0]) return effect
+      const proved = Effect.flatMap(Effect.zipRight(prove(sql, guard.value), Effect.serviceOption(SqlClient.TransactionConnection)), (inner) =>
+        Effect.locally(effect, provenIn, Option.map(inner, ([connection]) => ({ guard: guard.value, connection }))))
+      return Option.isSome(tx) ? proved : guard.value.retry(sql.withTransaction(proved))
+    })
   })
 
 /** A lease as an acquiring run sees it. */

@@ -75,10 +75,14 @@ export const makeLoader = (storeId: string) =>
     // One temp table per connection, emptied when the page's transaction commits. Documents of a few KB would be
     // compressed on the way in and decompressed by every statement that reads them: staged, they stay plain.
     // `known`: the warehouse holds a version of the document (set by the merges with children to replace).
-    const createStage = sql.unsafe(`
+    // One round trip (a page costs the CLI mostly per statement): the commit does not wait for the WAL flush (see
+    // `merge`), the table exists, and it is empty.
+    const prepareStage = sql.unsafe(`
+      SET LOCAL synchronous_commit = off;
       CREATE TEMP TABLE IF NOT EXISTS sync_batch (store_id text NOT NULL, id bigint NOT NULL, doc jsonb NOT NULL, known boolean NOT NULL DEFAULT false)
         ON COMMIT DELETE ROWS;
-      ALTER TABLE sync_batch ALTER COLUMN doc SET STORAGE EXTERNAL`)
+      ALTER TABLE sync_batch ALTER COLUMN doc SET STORAGE EXTERNAL;
+      DELETE FROM sync_batch`)
 
     // A document listed twice keeps its last copy.
     const stage = (json: string, places: ReadonlyArray<number> | undefined) =>
@@ -95,10 +99,8 @@ export const makeLoader = (storeId: string) =>
     // transaction (an order and then its refunds), is staged after another merged, so it empties the table first.
     const merge = (page: StagedPage, docs: ReadonlyArray<unknown>, json: string | undefined, places: ReadonlyArray<number> | undefined) =>
       sql.withTransaction(Effect.gen(function*() {
-        yield* sql.unsafe("SET LOCAL synchronous_commit = off")
         if (docs.length === 0) return
-        yield* createStage
-        yield* sql`DELETE FROM sync_batch`
+        yield* prepareStage
         yield* json === undefined ? stage(JSON.stringify(docs), undefined) : stage(json, places)
         yield* sql.unsafe(sqlFile(`load/${page.kind}`), page.kind === "customers" ? [JSON.stringify(page.hashes ?? {})] : [])
       }))

@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { manualClock } from "../../src/simulator/store/index.js"
+import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
+import { ms } from "../support/scenarios.js"
+
+/** Every `doc` jsonb column of the store's tables: how PostgreSQL keeps it (attstorage 'e': out of line, uncompressed). */
+const DOC_COLUMNS = `
+  SELECT c.oid::regclass::text AS "table", a.attstorage AS storage, a.attcompression AS compression
+  FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE n.nspname IN ('store', 'sync') AND c.relkind = 'r' AND a.attname = 'doc' AND a.atttypid = 'jsonb'::regtype AND NOT a.attisdropped
+  ORDER BY 1`
+
+describe("documents are stored without pglz (migration 015)", () => {
+  const clock = manualClock(ms("2026-07-01T12:00:00Z"))
+  let h: Harness
+  beforeAll(async () => {
+    h = await makeHarness({ clock, data: { seed: 15, orders: 150, start: "2026-05-01", days: 30 } })
+    await h.sync()
+  })
+  afterAll(() => h.close())
+
+  it("every doc column is lz4 or uncompressed out of line", async () => {
+    const columns = await h.rows<{ table: string; storage: string; compression: string }>(DOC_COLUMNS)
+    expect(columns.map((c) => c.table)).toEqual(expect.arrayContaining(["store.orders", "store.refunds", "store.customers", "store.products"]))
+    expect(columns.filter((c) => c.storage !== "e" && c.compression !== "l")).toEqual([])
+  })
+
+  it("orders big enough for pglz are written without it", async () => {
+    const [stored] = await h.rows<{ big: number; pglz: number }>(
+      `SELECT count(*) FILTER (WHERE pg_column_size(doc) > 2100)::int AS big,
+              count(*) FILTER (WHERE pg_column_compression(doc) = 'pglz')::int AS pglz
+       FROM store.orders WHERE store_id = $1`, [STORE_ID])
+    expect(stored!.big).toBeGreaterThan(50)
+    expect(stored!.pglz).toBe(0)
+  })
+})
