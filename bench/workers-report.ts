@@ -13,9 +13,12 @@ const row = (r: WorkersResult, w: WorkersWindow) => ({
   runs: w.runs,
   failed: w.failedRuns,
   "mean/p95 run s": `${w.meanRunSeconds}/${w.p95RunSeconds}`,
+  "requests/rows per run": `${w.requestsPerRun}/${w.rowsPerRun}`,
   "CPU s per run workers/pg": `${w.cpu.workersPerRun}/${w.cpu.postgresPerRun}`,
   "CPU s workers/pg/sim": `${w.cpu.workers}/${w.cpu.postgres}/${w.cpu.simulator}`,
   "cores busy %": w.cpu.coresBusyPercent,
+  // What the CPU per run allows on idle cores: the fast stores' figure on a machine not shared with other programs.
+  "CPU limit, 1 h": w.cpu.cpuLimitPerHour,
   "dropped slots": w.droppedSlots,
   "shards per worker": w.balance.map((b) => b.shards ?? "-").join("/"),
   "syncs per worker": w.balance.map((b) => b.syncs).join("/"),

@@ -38,7 +38,7 @@ export const WORKERS_DEFINITION =
 const EVERY_SECONDS = 5
 const CONCURRENCY = 2
 const LATENCY_MS = 250
-const CHANGE_MS = 2000
+const CHANGE_MS = 5000
 
 interface Cpu {
   readonly workers: number
@@ -65,6 +65,9 @@ export interface WorkersWindow {
   readonly storesAt5Minutes: number
   readonly meanRunSeconds: number
   readonly p95RunSeconds: number
+  /** What a run did on average: the store's requests and the rows it wrote. */
+  readonly requestsPerRun: number
+  readonly rowsPerRun: number
   /**
    * Scheduled syncs dropped because their slot ended before they ran: while they waited for a permit (saturated), or
    * when the schedule's tick sent them just before their slot's end.
@@ -72,7 +75,13 @@ export interface WorkersWindow {
   readonly droppedSlots: number
   /** At least 90 % of the syncs the stores asked for ran: the figure is the stores' demand, a floor of the capacity. */
   readonly demandBound: boolean
-  readonly cpu: Cpu & { readonly workersPerRun: number; readonly postgresPerRun: number; readonly coresBusyPercent: number }
+  readonly cpu: Cpu & {
+    readonly workersPerRun: number
+    readonly postgresPerRun: number
+    readonly coresBusyPercent: number
+    /** Runs per hour if every core did nothing else: cores × 3600 / CPU s per run (workers, PostgreSQL, simulator). */
+    readonly cpuLimitPerHour: number
+  }
   readonly balance: ReadonlyArray<Balance>
 }
 
@@ -143,13 +152,15 @@ const RUNS_IN_WINDOW = `
   SELECT count(*) FILTER (WHERE status = 'succeeded')::int AS runs,
          count(*) FILTER (WHERE status = 'failed')::int AS failed,
          count(DISTINCT store_id) FILTER (WHERE status = 'succeeded')::int AS stores,
+         coalesce(avg(requests) FILTER (WHERE status = 'succeeded'), 0)::float8 AS requests,
+         coalesce(avg(rows) FILTER (WHERE status = 'succeeded'), 0)::float8 AS "rows",
          coalesce(avg(extract(epoch FROM finished_at - started_at)) FILTER (WHERE status = 'succeeded'), 0)::float8 AS mean,
          coalesce(percentile_cont(0.95) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - started_at))
            FILTER (WHERE status = 'succeeded'), 0)::float8 AS p95
   FROM sync.runs
   WHERE command = 'sync' AND finished_at > to_timestamp($1 / 1000.0) AND finished_at <= to_timestamp($2 / 1000.0)`
 
-type RunFigures = { runs: number; failed: number; stores: number; mean: number; p95: number }
+type RunFigures = { runs: number; failed: number; stores: number; requests: number; rows: number; mean: number; p95: number }
 
 /** One measured window with the workers running now. */
 const measure = async (ctx: WorkersContext, db: string, fleet: Fleet, workers: ReadonlyArray<WorkerProcess>,
@@ -176,6 +187,8 @@ const measure = async (ctx: WorkersContext, db: string, fleet: Fleet, workers: R
     storesAt5Minutes: Math.round(perHour / 12),
     meanRunSeconds: round(r!.mean),
     p95RunSeconds: round(r!.p95),
+    requestsPerRun: round(r!.requests, 1),
+    rowsPerRun: round(r!.rows, 1),
     droppedSlots: workers.reduce((n, w, i) => n + w.syncsSkipped() - before.skipped[i]!, 0),
     demandBound: r!.runs >= 0.9 * (stores * elapsed) / EVERY_SECONDS,
     cpu: {
@@ -184,7 +197,8 @@ const measure = async (ctx: WorkersContext, db: string, fleet: Fleet, workers: R
       simulator: round(cpu.simulator, 1),
       workersPerRun: r!.runs > 0 ? round(cpu.workers / r!.runs, 3) : NaN,
       postgresPerRun: r!.runs > 0 ? round(cpu.postgres / r!.runs, 3) : NaN,
-      coresBusyPercent: Math.round(((cpu.workers + cpu.postgres + cpu.simulator) / (elapsed * os.cpus().length)) * 100)
+      coresBusyPercent: Math.round(((cpu.workers + cpu.postgres + cpu.simulator) / (elapsed * os.cpus().length)) * 100),
+      cpuLimitPerHour: r!.runs > 0 ? Math.round((os.cpus().length * 3600 * r!.runs) / (cpu.workers + cpu.postgres + cpu.simulator)) : NaN
     },
     balance: workers.map((w, i) => ({
       worker: w.address,
