@@ -34,10 +34,11 @@ export const reportWorkers = (r: WorkersResult) => {
     `workers and PostgreSQL (and, on this machine, other programs: wall-clock figures are noisy)`)
   console.log(`kept current: ${r.definition}`)
   console.table(Object.fromEntries(r.windows.map((w) => [label(w), row(r, w)])))
-  const verdict = (v: number | undefined) => (v === undefined ? "not measured" : v >= NEAR_LINEAR ? "met" : "NOT met")
-  const floor = (setting: WorkersWindow["setting"]) =>
-    r.windows.some((w) => w.setting === setting && w.workers === 3 && w.demandBound) ? " (3 workers demand-bound: a floor)" : ""
-  console.log("≥: the stores got at least 90 % of the syncs they asked for; the cluster could do more (a floor of its capacity)")
+  const demandBound = (setting: WorkersWindow["setting"]) => r.windows.some((w) => w.setting === setting && w.workers === 3 && w.demandBound)
+  const verdict = (v: number | undefined) =>
+    v === undefined ? "not measured" : demandBound("latency250ms") ? "not measured: too few stores to keep 3 workers busy" : v >= NEAR_LINEAR ? "met" : "NOT met"
+  const floor = (setting: WorkersWindow["setting"]) => (demandBound(setting) ? " (3 workers demand-bound: a floor)" : "")
+  console.log("≥: the stores got at least 75 % of the syncs they asked for (idle workers give them about 85 %): a floor of the capacity")
   console.table({
     [`250 ms per request: 3 workers ≥ ${NEAR_LINEAR} × 1 worker (near-linear)`]: { value: `${r.latency3Over1 ?? "-"} ×${floor("latency250ms")}`, target: verdict(r.latency3Over1) },
     [`fast stores: 3 workers over 1 (CPU-bound on ${r.cores} cores)`]: { value: `${r.fast3Over1 ?? "-"} ×${floor("fast")}`, target: "report" }

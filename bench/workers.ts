@@ -73,7 +73,10 @@ export interface WorkersWindow {
    * when the schedule's tick sent them just before their slot's end.
    */
   readonly droppedSlots: number
-  /** At least 90 % of the syncs the stores asked for ran: the figure is the stores' demand, a floor of the capacity. */
+  /**
+   * At least 75 % of the syncs the stores asked for ran (with idle workers about 85 % do: the tick sends some slots too
+   * late): the figure is the stores' demand, a floor of the capacity.
+   */
   readonly demandBound: boolean
   readonly cpu: Cpu & {
     readonly workersPerRun: number
@@ -190,7 +193,7 @@ const measure = async (ctx: WorkersContext, db: string, fleet: Fleet, workers: R
     requestsPerRun: round(r!.requests, 1),
     rowsPerRun: round(r!.rows, 1),
     droppedSlots: workers.reduce((n, w, i) => n + w.syncsSkipped() - before.skipped[i]!, 0),
-    demandBound: r!.runs >= 0.9 * (stores * elapsed) / EVERY_SECONDS,
+    demandBound: r!.runs >= 0.75 * (stores * elapsed) / EVERY_SECONDS,
     cpu: {
       workers: round(cpu.workers, 1),
       postgres: round(cpu.postgres, 1),
