@@ -14,6 +14,7 @@ import { Effect, Exit, Scope } from "effect"
 import pg from "pg"
 import { defaultDataDir, embeddedPostgres, type EmbeddedServer } from "../src/warehouse/embedded.js"
 import { cpuSecondsOf, per100k } from "./cpu.js"
+import { startSimulator as startStoreProcess } from "./simulator.js"
 
 const root = path.resolve(fileURLToPath(new URL("..", import.meta.url)))
 const arg = (name: string) => {
@@ -72,18 +73,7 @@ const run = (command: ReadonlyArray<string>, env: Record<string, string>) =>
     })
   })
 
-const startSimulator = () =>
-  new Promise<{ url: string; stop: () => void }>((resolve, reject) => {
-    const args = ["simulate", "store", "--orders", String(orders), "--customers", String(Math.round(orders / 5)), "--products", String(Math.round(orders / 50))]
-    const child = spawn(process.execPath, [path.join(root, "dist/bin/shopsync.js"), ...args], { cwd: root, stdio: ["ignore", "pipe", "inherit"] })
-    let out = ""
-    child.stdout.on("data", (d) => {
-      out += String(d)
-      const m = /STORE_API_URL=(\S+)/.exec(out)
-      if (m) resolve({ url: m[1]!, stop: () => child.kill("SIGTERM") })
-    })
-    child.on("exit", (code) => reject(new Error(`simulator exited with ${code}`)))
-  })
+const startSimulator = () => startStoreProcess(root, { orders, products: Math.round(orders / 50) })
 
 // Summed over the sessions: each has its own temp table, so the same statement is counted once per connection.
 const TOP_STATEMENTS = `

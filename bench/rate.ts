@@ -8,6 +8,7 @@
  */
 import { spawn } from "node:child_process"
 import * as path from "node:path"
+import { startSimulator as startStoreProcess } from "./simulator.js"
 
 export interface RateContext {
   readonly root: string
@@ -41,18 +42,7 @@ const FIXED = [1, 2, 4, 6, 8]
 const cli = (root: string, args: ReadonlyArray<string>) => [process.execPath, path.join(root, "dist/bin/shopsync.js"), ...args]
 
 const startSimulator = (ctx: RateContext, extra: ReadonlyArray<string>) =>
-  new Promise<{ url: string; stop: () => void }>((resolve, reject) => {
-    const [cmd, ...rest] = cli(ctx.root, ["simulate", "store", "--orders", String(ctx.orders), "--customers", String(Math.round(ctx.orders / 5)),
-      "--products", String(ctx.products), ...extra])
-    const child = spawn(cmd!, rest, { cwd: ctx.root, stdio: ["ignore", "pipe", "inherit"] })
-    let out = ""
-    child.stdout.on("data", (d) => {
-      out += String(d)
-      const m = /STORE_API_URL=(\S+)/.exec(out)
-      if (m) resolve({ url: m[1]!, stop: () => child.kill("SIGTERM") })
-    })
-    child.on("exit", (code) => reject(new Error(`simulator exited with ${code}`)))
-  })
+  startStoreProcess(ctx.root, { orders: ctx.orders, products: ctx.products, extra })
 
 /** The pace line of the JSON log (stderr): its annotations carry the figures. */
 const paceOf = (stderr: string): Pace | undefined => {

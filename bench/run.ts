@@ -15,13 +15,15 @@
  *   6. the backfill of a store three times bigger (growth of time and memory), and ten times with --growth-million;
  *   7. CPU per document and the combined limit (bench/cpu.ts);
  *   8. freshness with `shopsync serve`: webhooks, a delivery burst, the scheduled sync alone (bench/freshness.ts);
- *   9. the store client's pace (bench/rate.ts): a rate-limited store, and one that slows past 4 requests in flight.
+ *   9. the store client's pace (bench/rate.ts): a rate-limited store, and one that slows past 4 requests in flight;
+ *  10. stores kept current per hour by 1, 2 and 3 `shopsync worker` processes on this server (bench/workers.ts).
  * Prints the figures, the ratios and the targets, and writes bench/results/latest.json.
  *
  *   npm run bench                        # 100,000 orders, 300,000 for growth (about half an hour)
  *   npm run bench -- --quick             # a small store: checks the benchmark itself in about a minute
  *   npm run bench -- --orders N --concurrency C --latency-orders N --growth-orders N --skip-latency --skip-growth --skip-freshness
- *                                        --rate-orders N --skip-rate
+ *                                        --rate-orders N --skip-rate --workers-stores N --workers-window SECONDS --skip-workers
+ *   npm run bench -- --only workers      # one phase alone (with --quick too), merged into bench/results/latest.json
  *   npm run bench -- --growth-million    # growth to 10 × orders too (1,000,000 orders: hours)
  */
 import { spawn, spawnSync } from "node:child_process"
@@ -36,6 +38,9 @@ import { copyToFile, tableColumns } from "./copy.js"
 import { cpuFigures, cpuTargetRows, type GrowthRun } from "./cpu.js"
 import { freshness, reportFreshness } from "./freshness.js"
 import { rateBench, reportRate } from "./rate.js"
+import { startSimulator as startStoreProcess } from "./simulator.js"
+import { workersBench } from "./workers.js"
+import { reportWorkers } from "./workers-report.js"
 
 const root = path.resolve(fileURLToPath(new URL("..", import.meta.url)))
 const flag = (name: string) => process.argv.includes(`--${name}`)
@@ -44,6 +49,10 @@ const arg = (name: string, fallback: number) => {
   return i > 0 ? Number(process.argv[i + 1]) : fallback
 }
 const quick = flag("quick")
+const optionalArg = (name: string) => (process.argv.includes(`--${name}`) ? arg(name, NaN) : undefined)
+/** The phases that run alone with --only. */
+const PHASES = ["workers"]
+const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined
 const orders = arg("orders", quick ? 3_000 : 100_000)
 const products = arg("products", quick ? 60 : 2_000)
 const concurrency = arg("concurrency", 4)
@@ -119,18 +128,7 @@ const measure = (command: ReadonlyArray<string>, watched: Watched, env: Record<s
 const shopsync = (args: ReadonlyArray<string>) => [process.execPath, path.join(root, "dist/bin/shopsync.js"), ...args]
 
 const startSimulator = (storeOrders: number, faults?: string) =>
-  new Promise<{ url: string; pid: number | undefined; stop: () => void }>((resolve, reject) => {
-    const args = ["simulate", "store", "--orders", String(storeOrders), "--customers", String(Math.round(storeOrders / 5)), "--products", String(products)]
-    const [cmd, ...rest] = shopsync(faults ? [...args, "--faults", faults] : args)
-    const child = spawn(cmd!, rest, { cwd: root, stdio: ["ignore", "pipe", "inherit"] })
-    let out = ""
-    child.stdout.on("data", (d) => {
-      out += String(d)
-      const m = /STORE_API_URL=(\S+)/.exec(out)
-      if (m) resolve({ url: m[1]!, pid: child.pid, stop: () => child.kill("SIGTERM") })
-    })
-    child.on("exit", (code) => reject(new Error(`simulator exited with ${code}`)))
-  })
+  startStoreProcess(root, { orders: storeOrders, products, extra: faults ? ["--faults", faults] : [] })
 
 interface Run {
   readonly seconds: number
@@ -157,10 +155,20 @@ const summaryOf = (m: Measured): Run => {
   }
 }
 
+const resultFile = path.join(root, "bench/results/latest.json")
+
+/** Writes the figures; a phase run alone replaces its own key in the last full run's figures and keeps the rest. */
+const saveResult = (result: Record<string, unknown>, merge: boolean) => {
+  const previous = merge && fs.existsSync(resultFile) ? (JSON.parse(fs.readFileSync(resultFile, "utf8")) as Record<string, unknown>) : {}
+  fs.mkdirSync(path.dirname(resultFile), { recursive: true })
+  fs.writeFileSync(resultFile, `${JSON.stringify({ ...previous, ...result }, null, 2)}\n`)
+}
+
 const main = async () => {
+  if (only !== undefined && !PHASES.includes(only)) throw new Error(`--only takes one of ${PHASES.join(", ")}, got ${only}`)
   console.error("building dist/ and the limit programs")
   tsc(["-p", "tsconfig.build.json"])
-  tsc(["bench/source.ts", "bench/sink.ts", "--outDir", build, "--rootDir", "bench", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--strict", "--skipLibCheck", "--esModuleInterop", "--types", "node"])
+  if (only === undefined) tsc(["bench/source.ts", "bench/sink.ts", "--outDir", build, "--rootDir", "bench", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--strict", "--skipLibCheck", "--esModuleInterop", "--types", "node"])
 
   const scope = Effect.runSync(Scope.make())
   const server = await Effect.runPromise(embeddedPostgres({ dataDir: defaultDataDir("bench-postgres"), port: 25433 }).pipe(Scope.extend(scope)))
@@ -176,6 +184,22 @@ const main = async () => {
     const url = admin.replace(/\/postgres$/, `/${name}`)
     await measure(shopsync(["migrate"]), { postgres }, { DATABASE_URL: url })
     return url
+  }
+  const cleanup = async () => {
+    for (const name of databases) await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    await client.end()
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+  }
+  const runWorkers = () => workersBench({ root, quick, postgres, freshDatabase, stores: optionalArg("workers-stores"), windowSeconds: optionalArg("workers-window") })
+  if (only === "workers") {
+    try {
+      const workers = await runWorkers()
+      reportWorkers(workers)
+      saveResult({ workers }, true)
+    } finally {
+      await cleanup()
+    }
+    return
   }
 
   console.error(`starting simulators: ${orders} orders; ${latencyOrders} with 250 ms latency`)
@@ -248,6 +272,7 @@ const main = async () => {
       }
     }
     const fresh = flag("skip-freshness") ? undefined : await freshness({ quick, shopsync, startSimulator, freshDatabase, env })
+    const workers = flag("skip-workers") ? undefined : await runWorkers()
 
     const limit = Math.max(source.seconds, sink.seconds)
     const speedup = (c: number) => {
@@ -291,18 +316,17 @@ const main = async () => {
         limitedBy: source.seconds >= sink.seconds ? "source" : "sink",
         latencyConcurrency4OverConcurrency1: speedup(4)
       },
-      freshness: fresh
+      freshness: fresh,
+      workers
     }
     report(result)
     if (fresh) reportFreshness(fresh)
     if (rate) reportRate(rate)
-    fs.mkdirSync(path.join(root, "bench/results"), { recursive: true })
-    fs.writeFileSync(path.join(root, "bench/results/latest.json"), `${JSON.stringify(result, null, 2)}\n`)
+    if (workers) reportWorkers(workers)
+    saveResult(result, false)
   } finally {
     for (const s of [sim, slowSim]) s?.stop()
-    for (const name of databases) await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-    await client.end()
-    await Effect.runPromise(Scope.close(scope, Exit.void))
+    await cleanup()
   }
 
   async function withDb<A>(url: string, f: (c: pg.Client) => Promise<A>) {

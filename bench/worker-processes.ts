@@ -1,0 +1,115 @@
+/**
+ * The processes of the workers phase (bench/workers.ts): the store fleet (bench/store-fleet.ts, many simulated stores
+ * in one process) and `shopsync worker` processes (the compiled CLI), with what their output tells: the shards a worker
+ * holds, the syncs it finished and the scheduled syncs it skipped because their slot ended while they waited.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import * as path from "node:path"
+import * as readline from "node:readline"
+import { freePort } from "../test/support/ports.js"
+
+export interface FleetStore {
+  readonly storeId: string
+  readonly url: string
+  readonly key: string
+  readonly secret: string
+}
+
+export interface Fleet {
+  readonly pid: number
+  readonly stores: ReadonlyArray<FleetStore>
+  /** Every request of every store waits `ms` first (0: none); resolves once the fleet has applied it. */
+  readonly setLatency: (ms: number) => Promise<void>
+  readonly stop: () => Promise<void>
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    child.once("exit", () => resolve())
+  })
+
+export const startFleet = (root: string, options: { stores: number; orders: number; changeMs: number }) =>
+  new Promise<Fleet>((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "bench/store-fleet.ts"),
+      "--stores", String(options.stores), "--orders", String(options.orders), "--change-ms", String(options.changeMs)],
+    { cwd: root, stdio: ["pipe", "pipe", "inherit"] })
+    const stores: FleetStore[] = []
+    const waiting = new Map<string, () => void>()
+    readline.createInterface({ input: child.stdout! }).on("line", (line) => {
+      const [word, ...rest] = line.split(" ")
+      if (word === "STORE") stores.push({ storeId: rest[0]!, url: rest[1]!, key: rest[2]!, secret: rest[3]! })
+      if (word === "OK") waiting.get(rest.join(" "))?.()
+      if (word !== "READY") return
+      resolve({
+        pid: child.pid!,
+        stores,
+        setLatency: (ms) => new Promise<void>((done) => {
+          waiting.set(`latency ${ms}`, done)
+          child.stdin!.write(`latency ${ms}\n`)
+        }),
+        stop: async () => {
+          child.kill("SIGTERM")
+          await exited(child)
+        }
+      })
+    })
+    child.on("exit", (code) => reject(new Error(`store fleet exited with ${code}`)))
+  })
+
+export interface WorkerProcess {
+  readonly address: string
+  readonly pid: number
+  /** The shards it said it holds last ("worker: holds N of 300 shards"), undefined before it said. */
+  readonly shards: () => number | undefined
+  /** Scheduled syncs it finished ("store X: sync (…) done"), per store, so far. */
+  readonly syncsDone: () => number
+  /** Scheduled syncs it dropped because their slot ended while they waited for a permit. */
+  readonly syncsSkipped: () => number
+  readonly stderr: () => string
+  /** SIGTERM: it finishes its running syncs and hands its shards over before it exits. */
+  readonly stop: () => Promise<void>
+}
+
+const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0
+
+export const startWorker = async (root: string, env: Record<string, string>, concurrency: number): Promise<WorkerProcess> => {
+  const port = await freePort()
+  const child = spawn(process.execPath, [path.join(root, "dist/bin/shopsync.js"), "worker"], {
+    cwd: root,
+    env: { ...process.env, SHOPSYNC_CONFIG: "/dev/null", ...env, SHOPSYNC_RUNNER_HOST: "127.0.0.1",
+      SHOPSYNC_RUNNER_PORT: String(port), SHOPSYNC_RUNNER_CONCURRENCY: String(concurrency) },
+    stdio: ["ignore", "ignore", "pipe"]
+  })
+  let stderr = ""
+  child.stderr!.on("data", (d) => (stderr += String(d)))
+  return {
+    address: `127.0.0.1:${port}`,
+    pid: child.pid!,
+    shards: () => {
+      const all = [...stderr.matchAll(/holds (\d+) of 300 shards/g)]
+      return all.length === 0 ? undefined : Number(all.at(-1)![1])
+    },
+    syncsDone: () => count(stderr, /store [\w.-]+: sync \([^)]*\) done/g),
+    syncsSkipped: () => count(stderr, /store [\w.-]+: skipped [^,]*, its interval ended while it waited/g),
+    stderr: () => stderr,
+    stop: async () => {
+      const force = setTimeout(() => child.kill("SIGKILL"), 30_000)
+      child.kill("SIGTERM")
+      await exited(child)
+      clearTimeout(force)
+    }
+  }
+}
+
+/** Runs the compiled CLI to its end: its exit code and output. */
+export const runCli = (root: string, args: ReadonlyArray<string>, env: Record<string, string>) =>
+  new Promise<{ code: number | null; output: string }>((resolve) => {
+    const child = spawn(process.execPath, [path.join(root, "dist/bin/shopsync.js"), ...args], {
+      cwd: root, env: { ...process.env, SHOPSYNC_CONFIG: "/dev/null", ...env }, stdio: ["ignore", "pipe", "pipe"]
+    })
+    let output = ""
+    child.stdout.on("data", (d) => (output += String(d)))
+    child.stderr.on("data", (d) => (output += String(d)))
+    child.on("close", (code) => resolve({ code, output }))
+  })
