@@ -11,15 +11,15 @@ const hash = (s: string): number => {
 }
 
 /**
- * The store's current sync slot: its key and when it ends. Time is cut into intervals of the store's `every`, shifted by a hash of
+ * The store's current sync slot: its key and when it began. Time is cut into intervals of the store's `every`, shifted by a hash of
  * its id so that a thousand stores on 5 minutes do not all fire on the same second. The key names the interval too:
  * a changed interval starts a new series instead of colliding with the old one.
  */
-export const currentSlot = (store: ScheduledStore, nowMs: number): { readonly key: string; readonly endsAt: number } => {
+export const currentSlot = (store: ScheduledStore, nowMs: number): { readonly key: string; readonly startsAt: number } => {
   const everyMs = Math.max(1000, Duration.toMillis(store.every))
   const offset = hash(store.storeId) % everyMs
   const slot = Math.floor((nowMs + offset) / everyMs)
-  return { key: `every-${everyMs}-slot-${slot}`, endsAt: (slot + 1) * everyMs - offset }
+  return { key: `every-${everyMs}-slot-${slot}`, startsAt: slot * everyMs - offset }
 }
 
 /**
@@ -35,8 +35,8 @@ const sweep = (sent: Map<string, string>) =>
     const stores = yield* directory.list
     const due = stores.filter((s) => s.enabled && sent.get(s.storeId) !== currentSlot(s, now).key)
     yield* Effect.forEach(due, (store) => {
-      const { endsAt, key } = currentSlot(store, now)
-      return client(store.storeId).SyncNow({ key, expiresAt: endsAt }, { discard: true }).pipe(
+      const { key, startsAt } = currentSlot(store, now)
+      return client(store.storeId).SyncNow({ key, slotStartsAt: startsAt }, { discard: true }).pipe(
         Effect.tap(() => Effect.sync(() => sent.set(store.storeId, key)))
       )
     }, { concurrency: 8, discard: true })

@@ -25,29 +25,53 @@ const primaryKey = (p: { readonly key: string }) => p.key
  */
 export const Store = Entity.make("Store", [
   Rpc.make("SyncNow", {
-    payload: { ...keyed, expiresAt: Schema.optional(Schema.Number) }, primaryKey, success: Schema.OptionFromNullOr(StoreRunDone), error: StoreWorkFailed
+    payload: {
+      ...keyed,
+      /** A scheduled sync: when its slot began (epoch ms). A manual one has none. */
+      slotStartsAt: Schema.optional(Schema.Number),
+      /** Sent by versions before slotStartsAt: when the slot ended. */
+      expiresAt: Schema.optional(Schema.Number)
+    },
+    primaryKey,
+    success: Schema.OptionFromNullOr(StoreRunDone),
+    error: StoreWorkFailed
   }),
   Rpc.make("Backfill", { payload: { ...keyed, since: IsoDate, until: Schema.optional(IsoDate) }, primaryKey, success: StoreRunDone, error: StoreWorkFailed }),
   Rpc.make("PushContacts", { payload: keyed, primaryKey, error: StoreWorkFailed }),
   Rpc.make("ApplyDelivery", { payload: { ...keyed, deliveryId: Schema.String }, primaryKey, error: StoreWorkFailed })
 ]).annotateRpcs(ClusterSchema.Persisted, true)
 
+type SyncPayload = { readonly key: string; readonly slotStartsAt?: number | undefined; readonly expiresAt?: number | undefined }
+
 /**
- * A scheduled SyncNow whose slot has ended is skipped: messages queued while the store's runner was dead (or while a
- * long sync ran) would otherwise run back to back when they are delivered; the newest slot's message covers them.
- * A manual SyncNow has no `expiresAt` and always runs.
+ * Why a scheduled SyncNow is skipped, or undefined when it runs: one is skipped when a sync of the store started after
+ * its slot began (that run saw everything the slot asks for). Messages queued while the store's runner was dead or
+ * while a long sync ran then cost one run, not one each. A message that merely waited (for a permit, when the runner
+ * has more stores due than job slots) still runs, in the order the messages came: under overload every store's turn
+ * comes round, rather than the first stores of each sweep taking every slot while the others' slots lapse.
  */
-const syncUnlessStale = (
+export const skipReason = (payload: SyncPayload, lastStartedAt: number | undefined, now: number): string | undefined => {
+  if (payload.slotStartsAt !== undefined) {
+    return lastStartedAt !== undefined && lastStartedAt >= payload.slotStartsAt ? "a sync that started since its slot began covers it" : undefined
+  }
+  return payload.expiresAt !== undefined && now > payload.expiresAt ? "its interval ended while it waited" : undefined
+}
+
+/** A manual SyncNow always runs; a scheduled one unless skipReason says otherwise. Records when the store's sync started. */
+const syncUnlessCovered = (
   directory: StoreDirectory["Type"],
+  started: Map<string, number>,
   storeId: string,
-  payload: { readonly key: string; readonly expiresAt?: number | undefined }
+  payload: SyncPayload
 ) =>
   Effect.gen(function*() {
     const now = yield* Clock.currentTimeMillis
-    if (payload.expiresAt !== undefined && now > payload.expiresAt) {
-      yield* Effect.logInfo(`store ${storeId}: skipped ${payload.key}, its interval ended while it waited`)
+    const reason = skipReason(payload, started.get(storeId), now)
+    if (reason !== undefined) {
+      yield* Effect.logInfo(`store ${storeId}: skipped ${payload.key}: ${reason}`)
       return Option.none<StoreRunDone>()
     }
+    started.set(storeId, now)
     return Option.some(yield* directory.syncStore(storeId, payload.key))
   })
 
@@ -61,23 +85,26 @@ const IDLE = "2 minutes"
 /**
  * The Store entity's handlers on this runner: each hands the work to the directory, at most `concurrency` jobs at once
  * across the runner's stores (a sync holds warehouse connections for its whole run: the pool is sized from this).
- * The staleness check runs once a permit is held, so a slot that ended in the queue is skipped. Webhook deliveries
+ * Whether a scheduled sync is still owed is decided once a permit is held (skipReason). Webhook deliveries
  * have permits of their own (as many): applying one takes a connection for a moment, and it should not wait for
  * other stores' syncs to end (a store's own messages still run one at a time).
  */
 export const StoreEntityLive = (concurrency: number) =>
-  Layer.unwrapEffect(Effect.map(Effect.all([Effect.makeSemaphore(concurrency), Effect.makeSemaphore(concurrency)]), ([permits, deliveryPermits]) =>
-    Store.toLayer(
+  Layer.unwrapEffect(Effect.map(Effect.all([Effect.makeSemaphore(concurrency), Effect.makeSemaphore(concurrency)]), ([permits, deliveryPermits]) => {
+    /** When each store's last sync on this runner started; a store that moved here starts unknown (its first message runs). */
+    const started = new Map<string, number>()
+    return Store.toLayer(
       Effect.gen(function*() {
         const directory = yield* StoreDirectory
         const storeId = (yield* Entity.CurrentAddress).entityId
         const run = <A>(key: string, work: Effect.Effect<A, StoreWorkFailed>) => permits.withPermits(1)(logged(key, work))
         return Store.of({
-          SyncNow: ({ payload }) => run(payload.key, syncUnlessStale(directory, storeId, payload)),
+          SyncNow: ({ payload }) => run(payload.key, syncUnlessCovered(directory, started, storeId, payload)),
           Backfill: ({ payload }) => run(payload.key, directory.backfillStore(storeId, { since: payload.since, until: payload.until })),
           PushContacts: ({ payload }) => run(payload.key, directory.pushContacts(storeId)),
           ApplyDelivery: ({ payload }) => deliveryPermits.withPermits(1)(logged(payload.key, directory.applyDelivery(storeId, payload.deliveryId)))
         })
       }),
       { maxIdleTime: IDLE }
-    )))
+    )
+  }))
