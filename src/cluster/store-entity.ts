@@ -1,7 +1,7 @@
 import * as ClusterSchema from "@effect/cluster/ClusterSchema"
 import * as Entity from "@effect/cluster/Entity"
 import * as Rpc from "@effect/rpc/Rpc"
-import { Clock, Effect, Layer, Option, Schema } from "effect"
+import { Cause, Clock, Effect, Exit, Layer, Option, Schema } from "effect"
 import { StoreDirectory, StoreRunDone, StoreWorkFailed } from "./store-directory.js"
 
 const IsoDate = Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}$/))
@@ -44,20 +44,20 @@ export const Store = Entity.make("Store", [
 type SyncPayload = { readonly key: string; readonly slotStartsAt?: number | undefined; readonly expiresAt?: number | undefined }
 
 /**
- * Why a scheduled SyncNow is skipped, or undefined when it runs: one is skipped when a sync of the store started after
- * its slot began (that run saw everything the slot asks for). Messages queued while the store's runner was dead or
+ * Why a scheduled SyncNow is skipped, or undefined when it runs: one is skipped when a sync of the store that started
+ * after its slot began has ended (that run saw everything the slot asks for; one that failed is retried next slot). Messages queued while the store's runner was dead or
  * while a long sync ran then cost one run, not one each. A message that merely waited (for a permit, when the runner
  * has more stores due than job slots) still runs, in the order the messages came: under overload every store's turn
  * comes round, rather than the first stores of each sweep taking every slot while the others' slots lapse.
  */
 export const skipReason = (payload: SyncPayload, lastStartedAt: number | undefined, now: number): string | undefined => {
   if (payload.slotStartsAt !== undefined) {
-    return lastStartedAt !== undefined && lastStartedAt >= payload.slotStartsAt ? "a sync that started since its slot began covers it" : undefined
+    return lastStartedAt !== undefined && lastStartedAt >= payload.slotStartsAt ? "a sync that started since its slot began, and ended, covers it" : undefined
   }
   return payload.expiresAt !== undefined && now > payload.expiresAt ? "its interval ended while it waited" : undefined
 }
 
-/** A manual SyncNow always runs; a scheduled one unless skipReason says otherwise. Records when the store's sync started. */
+/** A manual SyncNow always runs; a scheduled one unless skipReason says otherwise. Records when the store's ended sync started. */
 const syncUnlessCovered = (
   directory: StoreDirectory["Type"],
   started: Map<string, number>,
@@ -71,8 +71,12 @@ const syncUnlessCovered = (
       yield* Effect.logInfo(`store ${storeId}: skipped ${payload.key}: ${reason}`)
       return Option.none<StoreRunDone>()
     }
-    started.set(storeId, now)
-    return Option.some(yield* directory.syncStore(storeId, payload.key))
+    // Recorded once the sync has ended (done or failed): one interrupted (its runner lost the shard) covers nothing,
+    // and the message delivered again runs.
+    const done = directory.syncStore(storeId, payload.key).pipe(
+      Effect.onExit((exit) => Exit.isSuccess(exit) || !Cause.isInterruptedOnly(exit.cause) ? Effect.sync(() => started.set(storeId, now)) : Effect.void)
+    )
+    return Option.some(yield* done)
   })
 
 /** A failure is logged where it happened: the schedule sends with `discard`, so no sender reads the reply. */

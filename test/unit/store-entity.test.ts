@@ -14,7 +14,7 @@ const recording = (ran: Array<string>) =>
   Layer.succeed(StoreDirectory, StoreDirectory.of({
     list: Effect.succeed([]),
     syncStore: (storeId, trigger) =>
-      Effect.sleep("30 millis").pipe(
+      trigger === "interrupted" ? Effect.interrupt : Effect.sleep("30 millis").pipe(
         Effect.zipRight(Effect.sync(() => ran.push(`${storeId}:${trigger}`))),
         Effect.as({ outcome: "succeeded" as const, runner: "test", report: "" })
       ),
@@ -42,6 +42,12 @@ describe("Store entity: scheduled syncs", () => {
       expect(Option.isSome(yield* s1.SyncNow({ key: "slot-2", slotStartsAt: slotTwo }))).toBe(true)
       expect(Option.isSome(yield* s1.SyncNow({ key: "manual" }))).toBe(true)
       expect(ran.slice(STORES.length)).toEqual(["s1:slot-2", "s1:manual"])
+
+      // A sync interrupted (its runner lost the shard) covers nothing: the slot's message delivered again runs.
+      const slotThree = yield* Clock.currentTimeMillis
+      yield* Effect.exit(s1.SyncNow({ key: "interrupted", slotStartsAt: slotThree }))
+      expect(Option.isSome(yield* s1.SyncNow({ key: "slot-3", slotStartsAt: slotThree }))).toBe(true)
+      expect(ran.at(-1)).toBe("s1:slot-3")
 
       // A message of the previous version (an end, no start) whose slot ended is skipped as before.
       expect(Option.isNone(yield* s1.SyncNow({ key: "old", expiresAt: slotOne }))).toBe(true)
