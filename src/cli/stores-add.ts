@@ -44,15 +44,21 @@ const envName = (name: string, description: string) =>
     Options.optional
   )
 
-const every = Options.text("every").pipe(
-  Options.withPseudoName("DURATION"),
-  Options.withDescription("how often the store is synced: 5m, 90s, 1h or a number of seconds (default 5m)"),
-  Options.withDefault("5m"),
-  Options.mapEffect((text) => {
-    const ms = parseDurationMs(text)
-    return ms !== undefined && ms >= 1000 ? Effect.succeed(ms) : invalid(`--every must be a duration of at least 1s, such as 5m, 90s, 1h or a number of seconds, got "${text}"`)
-  })
-)
+const parseEvery = (text: string) => {
+  const ms = parseDurationMs(text)
+  return ms !== undefined && ms >= 1000 ? Effect.succeed(ms) : invalid(`--every must be a duration of at least 1s, such as 5m, 90s, 1h or a number of seconds, got "${text}"`)
+}
+
+/** --every in milliseconds: with a default of 5 minutes for `add`, required for `set`. */
+export const everyOption = (withDefault: boolean) => {
+  const text = Options.text("every").pipe(
+    Options.withPseudoName("DURATION"),
+    Options.withDescription(`how often the store is synced: 5m, 90s, 1h or a number of seconds${withDefault ? " (default 5m)" : ""}`)
+  )
+  return (withDefault ? text.pipe(Options.withDefault("5m")) : text).pipe(Options.mapEffect(parseEvery))
+}
+
+const every = everyOption(true)
 
 const marketingUrl = Options.text("marketing-url").pipe(
   Options.withPseudoName("URL"),

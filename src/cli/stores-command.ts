@@ -10,7 +10,7 @@ import { period } from "./backfill-command.js"
 import { forStoreId } from "./errors.js"
 import { reportPush } from "./push-command.js"
 import { runningWorkers, runThroughCluster } from "./stores-cluster.js"
-import { addCommand, formatEvery, registryLayer, storeIdArg } from "./stores-add.js"
+import { addCommand, everyOption, formatEvery, registryLayer, storeIdArg } from "./stores-add.js"
 import { parseStreams, streamsOption } from "./streams-option.js"
 import { printSummary } from "./summary.js"
 import { formatTable } from "./table.js"
@@ -99,6 +99,16 @@ const rotateKeyCommand = Command.make("rotate-key", {}, () =>
       "A secret neither key opens fails it whole (exit 1, naming the store), leaving every row as it was."
   ))
 
+const setCommand = Command.make("set", { storeId: storeIdArg, every: everyOption(false) }, ({ storeId, every }) =>
+  Effect.gen(function*() {
+    yield* migrate
+    yield* Effect.flatMap(StoreRegistry, (r) => r.setEvery(storeId, every))
+    yield* out(`store ${storeId} is now synced every ${formatEvery(every)}, from the workers' next schedule sweep (within 5 s)`)
+  }).pipe(Effect.provide(registryLayer))).pipe(Command.withDescription(
+    "Changes a registered store's sync interval (--every 10m). Its keys, checkpoints and rows stay; running workers take " +
+      "the new interval within seconds, without a restart. Needs no master key."
+  ))
+
 const noPush = Options.boolean("no-push").pipe(
   Options.withDescription("do not push contacts to the store's marketing service after the sync")
 )
@@ -168,8 +178,8 @@ export const storesCommand = Command.make("stores").pipe(
   Command.withDescription(
     "Many stores in one warehouse: a registry of stores (sync.store_registry), each with its API root, keys (encrypted " +
       "under SHOPSYNC_MASTER_KEY), sync interval and optional webhook secret and marketing service. `add` registers one, " +
-      "`list` shows them, `pause`/`resume`/`remove` change them, `sync` and `backfill` run one now, `rotate-key` moves the secrets to a new master key. The STORE_* variables " +
+      "`list` shows them, `set`/`pause`/`resume`/`remove` change them, `sync` and `backfill` run one now, `rotate-key` moves the secrets to a new master key. The STORE_* variables " +
       "and the single-store commands are not involved."
   ),
-  Command.withSubcommands([addCommand, listCommand, removeCommand, pauseCommand, resumeCommand, syncCommand, backfillCommand, rotateKeyCommand])
+  Command.withSubcommands([addCommand, listCommand, setCommand, removeCommand, pauseCommand, resumeCommand, syncCommand, backfillCommand, rotateKeyCommand])
 )

@@ -57,8 +57,8 @@ export class StoreNotRegistered extends Data.TaggedError("StoreNotRegistered")<{
 
 export class StoreAlreadyRegistered extends Data.TaggedError("StoreAlreadyRegistered")<{ readonly storeId: string }> {
   override get message() {
-    return `store ${this.storeId} is already registered; to change it, \`shopsync stores remove ${this.storeId}\` and add it again ` +
-      "(its warehouse rows stay)"
+    return `store ${this.storeId} is already registered; \`shopsync stores set ${this.storeId} --every …\` changes its interval; ` +
+      `to change its URL or keys, \`shopsync stores remove ${this.storeId}\` and add it again (its warehouse rows stay)`
   }
 }
 
@@ -112,6 +112,8 @@ export class StoreRegistry extends Context.Tag("StoreRegistry")<StoreRegistry, {
   readonly get: (storeId: string) => Effect.Effect<RegisteredStore, StoreNotRegistered | KeyProblem | MasterKeyWrong | SqlError>
   /** Deletes the registry row only: the store's warehouse rows stay. */
   readonly remove: (storeId: string) => Effect.Effect<void, StoreNotRegistered | SqlError>
+  /** The store's sync interval; the schedule takes it at its next tick. */
+  readonly setEvery: (storeId: string, everyMs: number) => Effect.Effect<void, StoreNotRegistered | SqlError>
   /** Pause (false) or resume (true) the store's scheduled syncs. */
   readonly setEnabled: (storeId: string, enabled: boolean) => Effect.Effect<void, StoreNotRegistered | SqlError>
   /**
@@ -211,6 +213,9 @@ const make = Effect.gen(function*() {
     list: list.pipe(Effect.catchTag("ParseError", Effect.die)),
     get,
     remove: (storeId) => touched(storeId, sql`DELETE FROM sync.store_registry WHERE store_id = ${storeId} RETURNING store_id`),
+    setEvery: (storeId, everyMs) =>
+      touched(storeId, sql`UPDATE sync.store_registry SET every = make_interval(secs => ${everyMs / 1000}), updated_at = now()
+        WHERE store_id = ${storeId} RETURNING store_id`),
     setEnabled: (storeId, enabled) =>
       touched(storeId, sql`UPDATE sync.store_registry SET enabled = ${enabled}, updated_at = now() WHERE store_id = ${storeId} RETURNING store_id`),
     recordSuccess: (storeId, runner) =>

@@ -204,6 +204,12 @@ describe("shopsync stores: a registry of stores in the warehouse", () => {
     expect((await runCli(["stores", "list"], env)).stdout).toMatch(/alpha\s+paused/)
     expect((await runCli(["stores", "resume", "alpha"], env)).code).toBe(0)
     expect((await list()).map((s) => [s.store_id, s.enabled])).toEqual([["alpha", true], ["bravo", true]])
+    const set = await runCli(["stores", "set", "alpha", "--every", "2m"], env)
+    expect(set.code, set.stderr).toBe(0)
+    expect((await list()).map((s) => [s.store_id, s.every])).toEqual([["alpha", "2m"], ["bravo", "5m"]])
+    expect((await runCli(["stores", "set", "alpha"], env)).code).toBe(64)
+    expect((await runCli(["stores", "set", "alpha", "--every", "0s"], env)).code).toBe(64)
+    expect((await runCli(["stores", "set", "nope", "--every", "1m"], env)).stderr).toContain("store nope is not registered")
 
     const removed = await runCli(["stores", "remove", "bravo"], env)
     expect(removed.code, removed.stderr).toBe(0)
