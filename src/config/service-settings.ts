@@ -58,31 +58,22 @@ export const decodeMasterKey = (text: string): Uint8Array | undefined => {
   return bytes.length === 32 ? bytes : undefined
 }
 
+/** A master key's variable (a secret: never echoed by diagnostics) and its `_FILE` twin naming a file holding it. */
+const keyVariable = (name: string) => Config.option(named(name, Config.redacted().pipe(
+  Config.validate({ message: `${name} must be ${MASTER_KEY_FORMAT}`, validation: (key) => decodeMasterKey(Redacted.value(key)) !== undefined })
+), () => true))
+const keyFileVariable = (name: string) => Config.option(named(name, Config.string().pipe(
+  Config.validate({ message: `${name} must be a file's path`, validation: (s) => s.trim() !== "" })
+)))
+
 /** SHOPSYNC_MASTER_KEY: the key the store registry's secrets are encrypted under (AES-256-GCM). */
-export const masterKeyConfig = Config.option(named("SHOPSYNC_MASTER_KEY", Config.redacted().pipe(
-  Config.validate({
-    message: `SHOPSYNC_MASTER_KEY must be ${MASTER_KEY_FORMAT}`,
-    validation: (key) => decodeMasterKey(Redacted.value(key)) !== undefined
-  })
-), () => true))
-
+export const masterKeyConfig = keyVariable("SHOPSYNC_MASTER_KEY")
 /** SHOPSYNC_MASTER_KEY_FILE: a file holding the master key instead (read when SHOPSYNC_MASTER_KEY is unset). */
-export const masterKeyFileConfig = Config.option(named("SHOPSYNC_MASTER_KEY_FILE", Config.string().pipe(
-  Config.validate({ message: "SHOPSYNC_MASTER_KEY_FILE must be a file's path", validation: (s) => s.trim() !== "" })
-)))
-
+export const masterKeyFileConfig = keyFileVariable("SHOPSYNC_MASTER_KEY_FILE")
 /** SHOPSYNC_PREVIOUS_MASTER_KEY: during a key rotation, the key being retired; secrets still sealed under it open too. */
-export const previousMasterKeyConfig = Config.option(named("SHOPSYNC_PREVIOUS_MASTER_KEY", Config.redacted().pipe(
-  Config.validate({
-    message: `SHOPSYNC_PREVIOUS_MASTER_KEY must be ${MASTER_KEY_FORMAT}`,
-    validation: (key) => decodeMasterKey(Redacted.value(key)) !== undefined
-  })
-), () => true))
-
+export const previousMasterKeyConfig = keyVariable("SHOPSYNC_PREVIOUS_MASTER_KEY")
 /** SHOPSYNC_PREVIOUS_MASTER_KEY_FILE: a file holding the retiring key instead. */
-export const previousMasterKeyFileConfig = Config.option(named("SHOPSYNC_PREVIOUS_MASTER_KEY_FILE", Config.string().pipe(
-  Config.validate({ message: "SHOPSYNC_PREVIOUS_MASTER_KEY_FILE must be a file's path", validation: (s) => s.trim() !== "" })
-)))
+export const previousMasterKeyFileConfig = keyFileVariable("SHOPSYNC_PREVIOUS_MASTER_KEY_FILE")
 
 /** Where a cluster runner (`shopsync worker`) listens and how the other runners reach it. */
 export interface RunnerSettings {
