@@ -4,7 +4,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { createHash } from "node:crypto"
 import { Effect, Option, Redacted, Ref } from "effect"
 import { errorText } from "../sync/errors.js"
-import { countDelivery } from "../webhooks/delivery-metrics.js"
+import { countDelivery, type DeliveryCounter } from "../webhooks/delivery-metrics.js"
 import { deliveryHeaders, isPing, signatureMatches } from "../webhooks/headers.js"
 import { Inbox, type Received } from "../webhooks/inbox.js"
 import { InboxSignal } from "../webhooks/worker.js"
@@ -30,8 +30,8 @@ export interface IntakeOptions<R1, R2> {
   readonly target: (id: string | undefined) => Effect.Effect<DeliveryTarget | HttpServerResponse.HttpServerResponse, never, R1>
   /** Run once the delivery is in the inbox (new or a resend), before the 200: has it applied. */
   readonly stored: (delivery: Received) => Effect.Effect<void, never, R2>
-  /** Tag the deliveries metric with the store (a worker; serve has one store and no tag). */
-  readonly tagged: boolean
+  /** How deliveries are counted: with their store's tag on a worker, without on serve (one store). */
+  readonly count: DeliveryCounter
 }
 
 /**
@@ -46,7 +46,7 @@ export const deliveryIntake = <R1, R2>(options: IntakeOptions<R1, R2>) =>
     const target = yield* options.target((yield* HttpRouter.params).storeId)
     if (HttpServerResponse.isServerResponse(target)) return target
     const { storeId } = target
-    const rejected = (status: number, error: string) => Effect.as(countDelivery("rejected", options.tagged ? storeId : undefined), answer(status, { error }))
+    const rejected = (status: number, error: string) => Effect.as(options.count("rejected", storeId), answer(status, { error }))
     const read = yield* limitedBody(request, MAX_BODY_BYTES)
     // The rest of the body is left unread: the connection closes with the answer.
     if (Option.isNone(read)) return yield* Effect.map(rejected(413, `body larger than ${MAX_BODY_BYTES} bytes`), HttpServerResponse.setHeader("connection", "close"))
@@ -63,7 +63,7 @@ export const deliveryIntake = <R1, R2>(options: IntakeOptions<R1, R2>) =>
       yield* Effect.logWarning(`webhooks: delivery not stored (the store will send it again): ${errorText(stored.left)}`)
       return answer(503, { error: "the warehouse is not available; send again later" })
     }
-    yield* countDelivery("accepted", options.tagged ? storeId : undefined)
+    yield* options.count("accepted", storeId)
     yield* options.stored(delivery)
     return answer(200, { stored: stored.right ? "new" : "duplicate" })
   })
@@ -73,7 +73,7 @@ export const webhookRoute = (secret: Option.Option<Redacted.Redacted<string>>) =
   Effect.flatMap(ServeState, (state) =>
     deliveryIntake({
       accepting: state.accepting,
-      tagged: false,
+      count: countDelivery,
       target: (id) => Effect.succeed<DeliveryTarget | HttpServerResponse.HttpServerResponse>(
         id !== undefined && id !== state.storeId
           ? answer(404, { error: `this server takes deliveries for store ${state.storeId}` })

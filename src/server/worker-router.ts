@@ -5,6 +5,7 @@ import { heldShards, holdsStore } from "../cluster/shards.js"
 import { Store } from "../cluster/store-entity.js"
 import { StoreRegistry } from "../stores/registry.js"
 import { errorText } from "../sync/errors.js"
+import { countStoreDelivery } from "../webhooks/delivery-metrics.js"
 import { signatureMatches } from "../webhooks/headers.js"
 import { Inbox, type Received } from "../webhooks/inbox.js"
 import { runnerHealthz } from "./healthz.js"
@@ -72,7 +73,7 @@ const applyDelivery = (client: Effect.Effect.Success<typeof Store.client>) => (d
 export const workerRouter = (options: WorkerHttpOptions) =>
   Effect.gen(function*() {
     const [registry, inbox, secrets, client] = yield* Effect.all([StoreRegistry, Inbox, WebhookSecrets, Store.client])
-    const intake = deliveryIntake({ accepting: options.accepting, tagged: true, target: target(secrets), stored: applyDelivery(client) })
+    const intake = deliveryIntake({ accepting: options.accepting, count: countStoreDelivery, target: target(secrets), stored: applyDelivery(client) })
     const measured = Effect.gen(function*() {
       yield* Metric.set(Metric.tagged(runnerShards, "runner", options.runner), yield* heldShards)
       const held = yield* Effect.filter(yield* registry.list, (s) => holdsStore(s.storeId))

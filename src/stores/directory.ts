@@ -10,6 +10,7 @@ import { SALES_STREAMS, STREAMS } from "../sync/catalogue.js"
 import { RunLockHeld } from "../sync/errors.js"
 import { Runs, RunsLive } from "../sync/runs.js"
 import { StoreClientLive } from "../store-client/client.js"
+import { countStoreDelivery } from "../webhooks/delivery-metrics.js"
 import { Inbox, InboxLive } from "../webhooks/inbox.js"
 import { applyAllPending } from "../webhooks/worker.js"
 import { StoreRegistry } from "./registry.js"
@@ -87,7 +88,7 @@ export const RegistryDirectoryLive = (runner: string) =>
         const inbox = yield* Inbox
         if ((yield* inbox.pending(storeId, 1)).length === 0) return
         const settings = yield* registeredStoreSettings(yield* registry.get(storeId))
-        const done = yield* applyAllPending(storeId, { attempts: attemptsOf(storeId), tagged: true }).pipe(
+        const done = yield* applyAllPending(storeId, { attempts: attemptsOf(storeId), count: countStoreDelivery }).pipe(
           Effect.provide(StoreClientLive(settings).pipe(Layer.provide(NodeHttpClient.layerUndici))))
         if (done.contacts) yield* push(storeId, false)
       }).pipe(Effect.provide(InboxLive))

@@ -1,4 +1,4 @@
-import { Metric } from "effect"
+import { type Effect, Metric } from "effect"
 
 /**
  * Webhook deliveries by outcome (tag `outcome`): accepted into the inbox, rejected (signature, size, shape), applied.
@@ -9,8 +9,13 @@ export const webhookDeliveries = Metric.counter("shopsync_webhook_deliveries_tot
   incremental: true
 })
 
-/** Counts one delivery with its outcome (and its store, when given). */
-export const countDelivery = (outcome: "accepted" | "rejected" | "applied", storeId?: string) => {
-  const counter = Metric.tagged(webhookDeliveries, "outcome", outcome)
-  return Metric.increment(storeId === undefined ? counter : Metric.tagged(counter, "store", storeId))
-}
+export type DeliveryOutcome = "accepted" | "rejected" | "applied"
+
+/** Counts one delivery of a store with its outcome: `serve`'s way (no store tag) or a worker's (countStoreDelivery). */
+export type DeliveryCounter = (outcome: DeliveryOutcome, storeId: string) => Effect.Effect<void>
+
+const byOutcome = (outcome: DeliveryOutcome) => Metric.tagged(webhookDeliveries, "outcome", outcome)
+
+export const countDelivery: DeliveryCounter = (outcome) => Metric.increment(byOutcome(outcome))
+
+export const countStoreDelivery: DeliveryCounter = (outcome, storeId) => Metric.increment(Metric.tagged(byOutcome(outcome), "store", storeId))

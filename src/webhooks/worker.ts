@@ -4,7 +4,7 @@ import { errorText } from "../sync/errors.js"
 import { LiveRowsLive } from "../warehouse/live-rows.js"
 import { Loader, LoaderLive } from "../warehouse/loader.js"
 import { type Applied, applyDelivery } from "./apply.js"
-import { countDelivery } from "./delivery-metrics.js"
+import { countDelivery, type DeliveryCounter } from "./delivery-metrics.js"
 import { Inbox, type Pending } from "./inbox.js"
 
 /** Deliveries read from the inbox at a time. */
@@ -29,11 +29,11 @@ export const InboxSignalLive = Layer.effect(InboxSignal, Effect.map(Queue.slidin
  * Applies one delivery and records its outcome in one transaction: a crash leaves it pending (replayed on restart),
  * never half applied, never recorded without its change. Uninterruptible, so SIGTERM lets it finish.
  */
-const applyOne = (storeId: string, row: Pending, tagged: boolean) =>
+const applyOne = (storeId: string, row: Pending, count: DeliveryCounter) =>
   Effect.gen(function*() {
     const [sql, inbox] = yield* Effect.all([SqlClient.SqlClient, Inbox])
     const result = yield* sql.withTransaction(Effect.tap(applyDelivery(storeId, row.topic, row.body), (r: Applied) => inbox.settle(row.seq, r.outcome)))
-    yield* countDelivery(result.outcome.state === "failed" ? "rejected" : "applied", tagged ? storeId : undefined)
+    yield* count(result.outcome.state === "failed" ? "rejected" : "applied", storeId)
     if (result.outcome.state === "failed") yield* Effect.logWarning(`webhooks: delivery ${row.seq} (${row.topic}) failed: ${result.outcome.reason}`)
     return result
   }).pipe(Effect.uninterruptible)
@@ -45,11 +45,11 @@ export interface PassResult {
   readonly changed: boolean
 }
 
-/** How a pass counts its deliveries: serve's counter has no store tag (one store), a worker's has. */
 export interface PassOptions {
   /** Failed attempts per delivery (inbox seq), kept by the caller across passes. */
   readonly attempts: Map<number, number>
-  readonly tagged: boolean
+  /** How the pass counts its deliveries: serve's counter has no store tag (one store), a worker's has. */
+  readonly count: DeliveryCounter
 }
 
 /**
@@ -65,7 +65,7 @@ export const applyPass = (storeId: string, options: PassOptions) =>
     let contacts = false
     let stopped = false
     for (const row of rows) {
-      const result = yield* Effect.either(applyOne(storeId, row, options.tagged))
+      const result = yield* Effect.either(applyOne(storeId, row, options.count))
       if (result._tag === "Right") {
         options.attempts.delete(row.seq)
         changed ||= result.right.outcome.state === "applied"
@@ -79,7 +79,7 @@ export const applyPass = (storeId: string, options: PassOptions) =>
       yield* Effect.logWarning(`webhooks: delivery ${row.seq} (${row.topic}) not applied (attempt ${tries} of ${MAX_ATTEMPTS}): ${reason}`)
       if (tries >= MAX_ATTEMPTS) {
         yield* inbox.settle(row.seq, { state: "failed", reason })
-        yield* countDelivery("rejected", options.tagged ? storeId : undefined)
+        yield* options.count("rejected", storeId)
       }
       break
     }
@@ -107,7 +107,7 @@ export const applyAllPending = (storeId: string, options: PassOptions) =>
 export const runWorker = (storeId: string, contactsChanged: Effect.Effect<void>) =>
   Effect.gen(function*() {
     const signal = yield* InboxSignal
-    const options: PassOptions = { attempts: new Map(), tagged: false }
+    const options: PassOptions = { attempts: new Map(), count: countDelivery }
     while (true) {
       const done = yield* applyPass(storeId, options).pipe(
         Effect.catchAll((e) => Effect.as(Effect.logWarning(`webhooks: the inbox could not be read: ${errorText(e)}`), { more: false, contacts: false, changed: false }))

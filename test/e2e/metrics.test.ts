@@ -108,7 +108,7 @@ describe("GET /metrics", () => {
     expect(before.types.get("shopsync_webhook_deliveries_total")).toBe("counter")
     const rejected = value(before.samples, "shopsync_webhook_deliveries_total", { outcome: "rejected" })
     expect(rejected).toHaveLength(1)
-    await Effect.runPromise(Effect.zipRight(countDelivery("rejected"), countDelivery("rejected")))
+    await Effect.runPromise(Effect.zipRight(countDelivery("rejected", STORE_ID), countDelivery("rejected", STORE_ID)))
     const after = await scrape()
     expect(value(after.samples, "shopsync_webhook_deliveries_total", { outcome: "rejected" })).toEqual([rejected[0]! + 2])
     expect(value(after.samples, "shopsync_webhook_deliveries_total", { outcome: "accepted" })).toHaveLength(1)
