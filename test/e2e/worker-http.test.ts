@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { dailyNetSales, startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
-import { runCli, startCli } from "../support/cli.js"
+import { runCli, startCli, stopAll } from "../support/cli.js"
 import { freshDatabase, sqlRows } from "../support/database.js"
 import { freePort } from "../support/ports.js"
 import { deliver, signed } from "../support/serve.js"
@@ -83,12 +83,7 @@ describe("shopsync worker serves every registered store's webhooks, health, metr
     }
   }, 120_000)
   afterAll(async () => {
-    await Promise.all(workers.filter((w) => w.run.child.exitCode === null && w.run.child.signalCode === null).map((w) =>
-      new Promise<void>((resolve) => {
-        const force = setTimeout(() => w.run.child.kill("SIGKILL"), 15_000)
-        w.run.child.on("exit", () => (clearTimeout(force), resolve()))
-        w.run.child.kill("SIGTERM")
-      })))
+    await stopAll(workers.map((w) => w.run), 15_000)
     if (!passed) for (const w of workers) console.log(w.runner, w.run.output().stderr.slice(-4000))
     for (const sim of sims.values()) await sim.close()
     await db?.drop()

@@ -32,3 +32,12 @@ export const startCli = (args: ReadonlyArray<string>, env: Record<string, string
 }
 
 export const runCli = (args: ReadonlyArray<string>, env: Record<string, string | undefined> = {}, input?: string) => startCli(args, env, input).done
+
+/** Stops started CLIs still running as a service manager would: SIGTERM, then SIGKILL after `graceMs`. */
+export const stopAll = (runs: ReadonlyArray<ReturnType<typeof startCli>>, graceMs: number) =>
+  Promise.all(runs.filter((run) => run.child.exitCode === null && run.child.signalCode === null).map((run) =>
+    new Promise<void>((resolve) => {
+      const force = setTimeout(() => run.child.kill("SIGKILL"), graceMs)
+      run.child.on("exit", () => (clearTimeout(force), resolve()))
+      run.child.kill("SIGTERM")
+    })))
