@@ -3,6 +3,7 @@ import { Effect, Option } from "effect"
 import { STREAMS, SALES_STREAMS } from "../sync/catalogue.js"
 import { RunLockHeld, SyncFailed } from "../sync/errors.js"
 import { Runs, RunsLive } from "../sync/runs.js"
+import { loadKeyRing } from "../stores/master-key.js"
 import { type StoreListing, StoreRegistry } from "../stores/registry.js"
 import { runRegisteredStore, type StoreJob } from "../stores/run.js"
 import { migrate } from "../warehouse/migrate.js"
@@ -84,13 +85,18 @@ const resumeCommand = change(
 
 const rotateKeyCommand = Command.make("rotate-key", {}, () =>
   Effect.gen(function*() {
+    // Both keys are read first: without a master key there is nothing to reseal under, even with no store yet.
+    const ring = yield* loadKeyRing("`shopsync stores rotate-key`")
     yield* migrate
     const done = yield* Effect.flatMap(StoreRegistry, (r) => r.rotate)
+    if (done.stores === 0) return yield* out("no store is registered: nothing to reseal")
     const under = `${done.secrets} secret${done.secrets === 1 ? "" : "s"} of ${done.stores} store${done.stores === 1 ? "" : "s"}`
     yield* out(done.resealed === 0
       ? `nothing to reseal: all ${under} open with SHOPSYNC_MASTER_KEY`
       : `resealed ${done.resealed} of ${under} under SHOPSYNC_MASTER_KEY (the others already were)`)
-    yield* out("every secret now opens with SHOPSYNC_MASTER_KEY alone: remove SHOPSYNC_PREVIOUS_MASTER_KEY(_FILE) from every worker and command, then retire the old key")
+    if (Option.isSome(ring.previous)) {
+      yield* out("every secret now opens with SHOPSYNC_MASTER_KEY alone: remove SHOPSYNC_PREVIOUS_MASTER_KEY(_FILE) from every worker and command, then retire the old key")
+    }
   }).pipe(Effect.provide(registryLayer))).pipe(Command.withDescription(
     "Moves the registry's secrets to a new master key without downtime: (1) give every worker and command the new key " +
       "as SHOPSYNC_MASTER_KEY and the old one as SHOPSYNC_PREVIOUS_MASTER_KEY (or the _FILE variables) and restart them " +

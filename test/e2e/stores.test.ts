@@ -171,6 +171,11 @@ describe("shopsync stores: a registry of stores in the warehouse", () => {
     const during = { DATABASE_URL: db.url, SHOPSYNC_MASTER_KEY: newKey, SHOPSYNC_PREVIOUS_MASTER_KEY: masterKey }
     const before = await sealed()
 
+    // Without any key it says which variables to set, stores or not.
+    const keyless = await runCli(["stores", "rotate-key"], { DATABASE_URL: db.url })
+    expect(keyless.code).toBe(1)
+    expect(keyless.stderr).toContain("`shopsync stores rotate-key` needs the master key")
+
     // Without the old key nothing can be resealed: the command fails naming the store and changes no row.
     const refused = await runCli(["stores", "rotate-key"], { DATABASE_URL: db.url, SHOPSYNC_MASTER_KEY: newKey })
     expect(refused.code).toBe(1)
