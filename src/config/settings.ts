@@ -157,7 +157,7 @@ export const fullPassConfig: Config.Config<FullPassSettings> = Config.all({
   customersFullScanHours: hours("SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS", 24),
   childrenFullPassHours: hours("SHOPSYNC_CHILDREN_FULL_PASS_HOURS", 24),
   unavailableRecheckHours: hours("SHOPSYNC_UNAVAILABLE_RECHECK_HOURS", 24),
-  deletionsHours: hours("SHOPSYNC_DELETIONS_HOURS", 1),
+  deletionsHours: hours("SHOPSYNC_DELETIONS_HOURS", 0),
   refreshHours
 })
 

@@ -42,7 +42,7 @@ interface SyncOptions {
   named?: boolean
   /** SHOPSYNC_UNAVAILABLE_RECHECK_HOURS; default 24. */
   unavailableRecheckHours?: number
-  /** SHOPSYNC_DELETIONS_HOURS; default 0 here (every run), so each sync settles what the store deleted. */
+  /** SHOPSYNC_DELETIONS_HOURS; default 0 (every run), as in production. */
   deletionsHours?: number
   /** SHOPSYNC_REFRESH_HOURS. */
   refreshHours?: Readonly<Record<string, number>>
