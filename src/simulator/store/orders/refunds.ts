@@ -116,6 +116,7 @@ const listStoreRefunds: Handler = (ctx) => {
       predicate: tests.length === 0 ? undefined : (f) => tests.every((t) => t(f)),
       offset: common.skip,
       limit: common.perPage,
+      rng: s.listRng(),
     },
     s.site,
   )
