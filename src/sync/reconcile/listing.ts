@@ -30,12 +30,6 @@ type Row = typeof Row.Type
 /** How many times a seam steps back looking for the last row it read before the listing counts as unreadable. */
 const MAX_STEPS_BACK = 10
 
-/** What listing one resource cost and found. */
-export interface ListingResult {
-  readonly rows: ReadonlyMap<number, Listed>
-  readonly requests: number
-}
-
 /**
  * Every row of a listing, by id, paged by `offset` in id order (`orderby=id` is the only total order: rows sharing
  * a date come in any order). The API has no `id > N` filter, so there is no keyset; instead consecutive pages
@@ -49,20 +43,17 @@ export const listAll = (spec: ListingSpec) =>
     const store = yield* StoreClient
     const size = store.perPage
     const rows = new Map<number, Listed>()
-    let requests = 0
-    const read = (offset: number) => {
-      requests++
-      return Effect.map(
+    const read = (offset: number) =>
+      Effect.map(
         store.list(spec.path, { ...spec.params, _fields: fieldsOf(spec), orderby: "id", order: "asc", per_page: size, offset }, Row),
         (page) => ({ items: page.items, total: page.total })
       )
-    }
     const add = (items: ReadonlyArray<Row>) => items.forEach((r) => rows.set(r.id, toListed(spec, r)))
     const step = Math.max(1, size - 1)
 
     const first = yield* read(0)
     add(first.items)
-    if (first.items.length < size) return { rows, requests } satisfies ListingResult
+    if (first.items.length < size) return rows
     const offsets = Array.from({ length: pagesFor(first.total, size) - 1 }, (_, i) => (i + 1) * step)
     const pages = yield* Effect.forEach(offsets, (offset) => Effect.map(read(offset), (p) => ({ offset, items: p.items })), { concurrency: store.concurrency })
     const all = [{ offset: 0, items: first.items }, ...pages]
@@ -73,14 +64,14 @@ export const listAll = (spec: ListingSpec) =>
       const last = before[before.length - 1]!.id
       const next = all[k]!.items[0]?.id
       // A page that starts after the row its predecessor ended with: rows before it left, and some may be skipped.
-      if (next === undefined || next > last) yield* seam(read, add, { last, until: next ?? Infinity, offset: Math.max(0, all[k]!.offset - step), step, size })
+      if (next === undefined || next > last) yield* seam(read, add, { path: spec.path, last, until: next ?? Infinity, offset: Math.max(0, all[k]!.offset - step), step, size })
     }
     // The store grew while it was read (or its first total was short): on from the last page while pages come full.
     const tail = all[all.length - 1]!
     if (tail.items.length === size) {
-      yield* seam(read, add, { last: tail.items[size - 1]!.id, until: Infinity, offset: tail.offset + step, step, size })
+      yield* seam(read, add, { path: spec.path, last: tail.items[size - 1]!.id, until: Infinity, offset: tail.offset + step, step, size })
     }
-    return { rows, requests } satisfies ListingResult
+    return rows
   })
 
 /** Pages needed to cover `total` rows when consecutive pages share one row. */
@@ -101,7 +92,7 @@ const toListed = (spec: ListingSpec, r: Row): Listed => {
 const seam = (
   read: (offset: number) => Effect.Effect<{ items: ReadonlyArray<Row> }, StoreError>,
   add: (items: ReadonlyArray<Row>) => void,
-  from: { last: number; until: number; offset: number; step: number; size: number }
+  from: { path: string; last: number; until: number; offset: number; step: number; size: number }
 ) =>
   Effect.gen(function*() {
     let { last, offset } = from
@@ -110,7 +101,7 @@ const seam = (
       const { items } = yield* read(offset)
       const head = items[0]?.id
       if (offset > 0 && (head === undefined || head > last)) {
-        if (++back > MAX_STEPS_BACK) return yield* Effect.logWarning(`a listing kept shifting while it was read; rows after id ${last} are confirmed one by one`)
+        if (++back > MAX_STEPS_BACK) return yield* Effect.logWarning(`${from.path}: the listing kept shifting while it was read; rows after id ${last} may be left to the next pass`)
         offset = Math.max(0, offset - from.step)
         continue
       }

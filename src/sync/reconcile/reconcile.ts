@@ -32,10 +32,7 @@ const byId = <A extends { readonly id: number }>(rows: Iterable<A>) => new Map([
 
 /** Every row of every listing of the resource; a row trashed while they are read keeps the listing read last. */
 const listStore = (spec: ResourceSpec) =>
-  Effect.map(Effect.forEach(spec.listings, listAll), (listings) => ({
-    rows: new Map<number, Listed>(listings.flatMap((l) => [...l.rows])),
-    requests: listings.reduce((n, l) => n + l.requests, 0)
-  }))
+  Effect.map(Effect.forEach(spec.listings, listAll), (listings) => new Map<number, Listed>(listings.flatMap((rows) => [...rows])))
 
 /** The differences once the rows no listing had are each confirmed by their own GET (those still there join the listing). */
 const differences = (spec: ResourceSpec, listed: Map<number, Listed>, held: ReadonlyMap<number, Held>, upper: number) =>
@@ -69,7 +66,7 @@ const reconcileResource = Effect.fn("reconcile.resource")(function*(spec: Resour
   const live = yield* LiveRows
   const t0 = yield* Clock.currentTimeMillis
   const requests0 = yield* store.requestCount
-  const { rows: listed } = yield* listStore(spec)
+  const listed = yield* listStore(spec)
   const held = byId(yield* live.stamps(spec.table))
   const found = yield* differences(spec, listed, held, request.upper)
   const drift = driftCount(found) > 0
@@ -89,7 +86,7 @@ const reconcileResource = Effect.fn("reconcile.resource")(function*(spec: Resour
 const logReport = (r: ResourceReport, repairing: boolean) => {
   const n = driftCount(r)
   const fields = {
-    command: "verify", resource: r.resource, outcome: n > 0 ? "drift" : "clean", listed: r.listed,
+    resource: r.resource, outcome: n > 0 ? "drift" : "clean", listed: r.listed,
     missing: capped(r.missing), stale: capped(r.stale), gone: capped(r.gone), repaired: r.repaired, requests: r.requests, seconds: r.seconds
   }
   if (n === 0) return logOutcome("info", `${r.resource}: no drift, ${r.listed} rows listed (${r.requests} requests in ${r.seconds.toFixed(1)} s)`, fields)
