@@ -86,8 +86,10 @@ const runLocked = (request: SyncRequest, locks: RunLocks) =>
     }
     const runPhase = yield* makeScheduler(ctx, request, run.addRows)
     const salesResults = yield* sales(Effect.zipLeft(runPhase(request.streams.filter((name) => CATALOGUE[name].sales)), storeDailyTotals))
-    // The scheduled reconciliation, when due: after the sales streams, still under the run lock (reconcile/schedule.ts).
-    const pass = yield* sales(Effect.tap(reconcileIfDue(ctx, request.verifyHours), (p) => (p === undefined ? Effect.void : storeDailyTotals)))
+    // The scheduled reconciliation, when due: after the sales streams, still under the run lock (reconcile/schedule.ts);
+    // a run limited with --streams leaves it to a plain one.
+    const verifyHours = request.named ? undefined : request.verifyHours
+    const pass = yield* sales(Effect.tap(reconcileIfDue(ctx, verifyHours), (p) => (p === undefined ? Effect.void : storeDailyTotals)))
     yield* locks.releaseSales
     const others = request.streams.filter((name) => !CATALOGUE[name].sales)
     const rest = Option.isSome(locks.resources)
