@@ -135,6 +135,8 @@ export interface FullPassSettings {
   readonly unavailableRecheckHours: number
   /** SHOPSYNC_DELETIONS_HOURS: forced deletions (announced nowhere) are looked for by count comparison this often. */
   readonly deletionsHours: number
+  /** SHOPSYNC_VERIFY_HOURS: a sync reconciles the sales resources' ids and dates with the store's this often (0: every run). */
+  readonly verifyHours: number
   /** SHOPSYNC_REFRESH_HOURS (`stream=hours,…`): overrides of how often the store's other resources are refreshed. */
   readonly refreshHours: Readonly<Record<string, number>>
 }
@@ -158,6 +160,7 @@ export const fullPassConfig: Config.Config<FullPassSettings> = Config.all({
   childrenFullPassHours: hours("SHOPSYNC_CHILDREN_FULL_PASS_HOURS", 24),
   unavailableRecheckHours: hours("SHOPSYNC_UNAVAILABLE_RECHECK_HOURS", 24),
   deletionsHours: hours("SHOPSYNC_DELETIONS_HOURS", 0),
+  verifyHours: hours("SHOPSYNC_VERIFY_HOURS", 24),
   refreshHours
 })
 

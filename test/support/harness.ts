@@ -25,6 +25,8 @@ export interface Harness {
   /** The simulator's own computation from its in-memory state. */
   readonly expectedNetSales: () => Array<Record<string, string | number>>
   readonly requests: () => Promise<number>
+  /** Runs an effect against the harness's store client and warehouse (e.g. `runVerify`). */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, StoreClient | Progress | import("@effect/sql").SqlClient.SqlClient>) => Promise<A>
   /** What `shopsync status` shows per stream. */
   readonly status: () => Promise<ReadonlyArray<StreamStatus>>
   readonly close: () => Promise<void>
@@ -46,6 +48,8 @@ interface SyncOptions {
   deletionsHours?: number
   /** SHOPSYNC_REFRESH_HOURS. */
   refreshHours?: Readonly<Record<string, number>>
+  /** SHOPSYNC_VERIFY_HOURS; default: no scheduled reconciliation. */
+  verifyHours?: number
 }
 
 type Runtime = ManagedRuntime.ManagedRuntime<StoreClient | Progress | import("@effect/sql").SqlClient.SqlClient, unknown>
@@ -59,7 +63,8 @@ const runPromiseSync = (runtime: Runtime, options: SyncOptions) =>
     deletionsHours: options.deletionsHours ?? 0,
     refreshHours: options.refreshHours ?? {},
     customersFullScanHours: options.customersFullScanHours ?? 0,
-    childrenFullPassHours: options.childrenFullPassHours ?? 24
+    childrenFullPassHours: options.childrenFullPassHours ?? 24,
+    ...(options.verifyHours === undefined ? {} : { verifyHours: options.verifyHours })
   }))
 
 /** A simulator over real HTTP, a fresh database on the embedded server, and the real sync engine between them. */
@@ -105,6 +110,7 @@ export const makeHarness = async (
       )),
     expectedNetSales: () => dailyNetSales(sim.state).map((r) => ({ ...r })),
     requests: () => runtime.runPromise(Effect.flatMap(StoreClient, (s) => s.requestCount)),
+    run: (effect) => runtime.runPromise(effect),
     status: () => runtime.runPromise(Effect.flatMap(SyncState, (s) => s.status({})).pipe(Effect.provide(SyncStateLive(STORE_ID)))),
     close: async () => {
       await runtime.dispose()
