@@ -11,6 +11,7 @@ import { statusCommand } from "./status-command.js"
 import { storeHooksCommand } from "./store-hooks-command.js"
 import { storesCommand } from "./stores-command.js"
 import { syncCommand } from "./sync-command.js"
+import { verifyCommand } from "./verify-command.js"
 import { warehouseCommand } from "./warehouse-command.js"
 import { workerCommand } from "./worker-command.js"
 
@@ -23,11 +24,12 @@ export const shopsync = Command.make("shopsync").pipe(
       "STORE_API_URL, STORE_CONSUMER_KEY, STORE_CONSUMER_SECRET, STORE_ID, DATABASE_URL, and for the contact push " +
       "MARKETING_BASE_URL, MARKETING_CLIENT_ID, MARKETING_CLIENT_SECRET; config/shopsync.env.example lists them all. " +
       "Exit codes: 0 done; 1 failed (a wrong setting included, before anything ran); 2 some streams failed, the others ran; " +
-      "64 a mistake on the command line; 75 another run holds the store's lock; 130/143 stopped by SIGINT/SIGTERM."
+      "64 a mistake on the command line; 75 another run holds the store's lock; verify: 2 drift found; 130/143 stopped by SIGINT/SIGTERM."
   ),
   Command.withSubcommands([
     syncCommand,
     backfillCommand,
+    verifyCommand,
     pushCommand,
     migrateCommand,
     statusCommand,

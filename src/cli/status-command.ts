@@ -2,6 +2,7 @@ import { Command, Options } from "@effect/cli"
 import { Effect, Layer } from "effect"
 import { Outbox, OutboxLive } from "../contacts/outbox.js"
 import { CATALOGUE, STATE_ROWS, STREAMS } from "../sync/catalogue.js"
+import { Reconciliations, ReconciliationsLive } from "../sync/reconcile/record.js"
 import { Runs, RunsLive } from "../sync/runs.js"
 import { SyncState, SyncStateLive } from "../sync/state.js"
 import { DatabaseLive } from "../warehouse/database.js"
@@ -44,7 +45,8 @@ const gather = (store: string) =>
       runs: yield* runs.recent(5),
       otherStores: streams.length === 0 ? yield* runs.stores : [],
       quarantine: { documents: yield* quarantine.list, cleaned: yield* quarantine.cleanedCounts },
-      outbox: { counts: yield* outbox.counts(store), problems: yield* outbox.problems(store) }
+      outbox: { counts: yield* outbox.counts(store), problems: yield* outbox.problems(store) },
+      reconciliation: yield* Effect.flatMap(Reconciliations, (r) => r.last)
     } satisfies StatusFacts
   })
 
@@ -59,7 +61,8 @@ const statusJson = (facts: StatusFacts) => ({
   })),
   other_stores: facts.otherStores,
   quarantine: facts.quarantine,
-  outbox: facts.outbox
+  outbox: facts.outbox,
+  reconciliation: facts.reconciliation ?? null
 })
 
 const json = Options.boolean("json").pipe(
@@ -73,13 +76,13 @@ export const statusCommand = Command.make("status", { json, wide }, (o) =>
   forStore("status", (store) =>
     gather(store).pipe(
       Effect.map((facts) => process.stdout.write(`${o.json ? JSON.stringify(statusJson(facts)) : o.wide ? statusWide(facts) : statusText(facts)}\n`)),
-      Effect.provide(Layer.mergeAll(OutboxLive, SyncStateLive(store), RunsLive(store), QuarantineLive(store))),
+      Effect.provide(Layer.mergeAll(OutboxLive, SyncStateLive(store), RunsLive(store), QuarantineLive(store), ReconciliationsLive(store))),
       Effect.provide(DatabaseLive)
     ))).pipe(
     Command.withDescription(
       "Shows where the configured store (STORE_ID) stands. In 100 columns: per stream its cursor (or last full pass), the rows the " +
         "warehouse holds, the rows its last run wrote, when it last ran and how that went, with errors on lines of their own; then the " +
-        "recent runs and their outcome, quarantined store documents, and the marketing outbox (pending, sent, failed, quarantined " +
+        "recent runs and their outcome, the last reconciliation (verify) and the drift it found, quarantined store documents, and the marketing outbox (pending, sent, failed, quarantined " +
         "contacts and why). --wide adds every column and how each stream reads the store; --json prints it all as one JSON document."
     )
   )

@@ -1,4 +1,5 @@
 import type { OutboxCounts, OutboxProblem } from "../contacts/outbox.js"
+import type { LastReconciliation } from "../sync/reconcile/record.js"
 import type { KnownStore, RecentRun } from "../sync/runs.js"
 import type { StreamStatus } from "../sync/state.js"
 import type { HeldRow } from "../warehouse/quarantine.js"
@@ -12,6 +13,19 @@ export interface StatusFacts {
   readonly otherStores: ReadonlyArray<KnownStore>
   readonly quarantine: { readonly documents: ReadonlyArray<HeldRow>; readonly cleaned: ReadonlyArray<{ stream: string; documents: number }> }
   readonly outbox: { readonly counts: OutboxCounts; readonly problems: ReadonlyArray<OutboxProblem> }
+  /** The last reconciliation (verify, or a sync's scheduled one), if any. */
+  readonly reconciliation: LastReconciliation | undefined
+}
+
+/** The last reconciliation in one line: when, and what drift it found and repaired. */
+export const reconciliationText = (r: LastReconciliation | undefined): string => {
+  if (r === undefined) return "last reconciliation: none yet (`shopsync verify`; a sync runs one every SHOPSYNC_VERIFY_HOURS)"
+  const drifted = r.resources.filter((x) => x.missing + x.stale + x.gone > 0)
+  const when = `last reconciliation: run ${r.run}, ${r.finished} UTC (${r.resources.map((x) => x.resource).join(", ")})`
+  if (drifted.length === 0) return `${when}: no drift`
+  const found = drifted.map((x) => `${x.resource} ${x.missing} missing, ${x.stale} stale, ${x.gone} gone`).join("; ")
+  const repaired = drifted.reduce((n, x) => n + x.repaired, 0)
+  return `${when}: drift found: ${found}; ${r.repair ? `${repaired} repaired` : "not repaired"}`
 }
 
 /** A terminal's width a newcomer can count on. */
@@ -96,6 +110,7 @@ export const statusText = (facts: StatusFacts): string => {
     `store ${facts.store} (STORE_ID); times are UTC`,
     facts.streams.length === 0 ? noState(facts) : streamsText(facts.streams),
     ...(facts.runs.length > 0 ? [runsText(facts.runs)] : []),
+    clip(reconciliationText(facts.reconciliation)),
     ...(documents.length > 0
       ? [`quarantined documents: ${documents.length}\n${fitTable(documents, ["stream", "id", "kind", "attempts", "first_seen", "reason"], "reason")}`]
       : []),
@@ -115,6 +130,7 @@ export const statusWide = (facts: StatusFacts): string =>
       ? noState(facts)
       : formatTable(facts.streams, ["stream", "cursor", "rows", "last_rows", "last_started", "last_success", "last_error", "strategy"]),
     ...(facts.runs.length > 0 ? [`recent runs\n${formatTable(facts.runs, ["run", "command", "outcome", "started", "seconds", "rows", "requests", "error"])}`] : []),
+    reconciliationText(facts.reconciliation),
     ...(facts.quarantine.documents.length > 0
       ? [`quarantined documents: ${facts.quarantine.documents.length}\n${formatTable(facts.quarantine.documents, ["stream", "id", "kind", "reason", "attempts", "first_seen"])}`]
       : []),

@@ -13,6 +13,7 @@ const everySetValue = Config.all([...SETTINGS.values()].map((setting) => Config.
 const NEEDS: Readonly<Record<string, ReadonlyArray<Effect.Effect<unknown, ConfigError.ConfigError>>>> = {
   sync: [storeSettingsConfig, fullPassConfig, marketingSettingsOption],
   backfill: [storeSettingsConfig, fullPassConfig],
+  verify: [storeSettingsConfig],
   push: [marketingSettingsConfig, storeIdConfig],
   status: [storeIdConfig],
   migrate: [],

@@ -135,6 +135,8 @@ export interface FullPassSettings {
   readonly unavailableRecheckHours: number
   /** SHOPSYNC_DELETIONS_HOURS: forced deletions (announced nowhere) are looked for by count comparison this often. */
   readonly deletionsHours: number
+  /** SHOPSYNC_VERIFY_HOURS: a sync reconciles the sales resources' ids and dates with the store's this often (0: every run). */
+  readonly verifyHours: number
   /** SHOPSYNC_REFRESH_HOURS (`stream=hours,…`): overrides of how often the store's other resources are refreshed. */
   readonly refreshHours: Readonly<Record<string, number>>
 }
@@ -157,7 +159,8 @@ export const fullPassConfig: Config.Config<FullPassSettings> = Config.all({
   customersFullScanHours: hours("SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS", 24),
   childrenFullPassHours: hours("SHOPSYNC_CHILDREN_FULL_PASS_HOURS", 24),
   unavailableRecheckHours: hours("SHOPSYNC_UNAVAILABLE_RECHECK_HOURS", 24),
-  deletionsHours: hours("SHOPSYNC_DELETIONS_HOURS", 1),
+  deletionsHours: hours("SHOPSYNC_DELETIONS_HOURS", 0),
+  verifyHours: hours("SHOPSYNC_VERIFY_HOURS", 24),
   refreshHours
 })
 

@@ -15,6 +15,7 @@
  *   shopsync_webhook_inbox_pending{store}                         deliveries in the inbox waiting to be applied
  *   shopsync_webhook_last_received_timestamp_seconds{store}       when the last delivery arrived (unix seconds)
  *   shopsync_marketing_contacts{store,status}                     outbox contacts: pending, sent, failed, quarantined
+ *   shopsync_reconcile_drift_rows{store,resource}                 rows the last reconciliation found missing, stale or gone
  *   shopsync_warehouse_up{store}                                  1 when this scrape could read the warehouse, else 0
  *   shopsync_runner_shards{runner}                                shards a worker holds (workers only)
  *   target_info{service_name="shopsync",…}                        the exporter's resource attributes
@@ -28,6 +29,7 @@ import { Cause, Context, Effect, Layer, Metric, Option } from "effect"
 import { storeIdConfig } from "../config/settings.js"
 import { Outbox, OutboxLive } from "../contacts/outbox.js"
 import { errorText } from "../sync/errors.js"
+import { Reconciliations, ReconciliationsLive } from "../sync/reconcile/record.js"
 import { SyncStateLive } from "../sync/state.js"
 import { webhookDeliveries } from "../webhooks/delivery-metrics.js"
 import { Quarantine, QuarantineLive } from "../warehouse/quarantine.js"
@@ -45,6 +47,7 @@ const quarantined = gauge("shopsync_quarantined_documents", "Documents set aside
 const inboxPending = gauge("shopsync_webhook_inbox_pending", "Webhook deliveries in the inbox waiting to be applied")
 const lastReceived = gauge("shopsync_webhook_last_received_timestamp_seconds", "When the last webhook delivery arrived, unix seconds")
 const contacts = gauge("shopsync_marketing_contacts", "Contacts in the marketing outbox, by status")
+const driftRows = gauge("shopsync_reconcile_drift_rows", "Rows the last reconciliation found missing, stale or gone, by resource")
 const warehouseUp = gauge("shopsync_warehouse_up", "1 when the scrape could read the warehouse, else 0")
 /** Set by a worker whenever its share changes. */
 export const runnerShards = gauge("shopsync_runner_shards", "Shards of the cluster this worker holds")
@@ -89,7 +92,11 @@ const readWarehouse = (storeId: string) =>
     for (const status of ["pending", "sent", "failed", "quarantined"] as const) {
       yield* Metric.set(contacts.pipe(Metric.tagged("store", storeId), Metric.tagged("status", status)), counts[status])
     }
-  }).pipe(Effect.provide(Layer.mergeAll(SyncStateLive(storeId), QuarantineLive(storeId), OutboxLive)))
+    const last = yield* Effect.flatMap(Reconciliations, (r) => r.last)
+    for (const r of last?.resources ?? []) {
+      yield* Metric.set(driftRows.pipe(Metric.tagged("store", storeId), Metric.tagged("resource", r.resource)), r.missing + r.stale + r.gone)
+    }
+  }).pipe(Effect.provide(Layer.mergeAll(SyncStateLive(storeId), QuarantineLive(storeId), OutboxLive, ReconciliationsLive(storeId))))
 
 const readInbox = (storeId: string, webhooks: Effect.Effect<WebhookSummary>) =>
   Effect.gen(function*() {

@@ -5,7 +5,7 @@ import { type StreamStatus, SyncState, type Unavailable } from "../sync/state.js
 /** The table whose live rows count for each state row: the streams', then their trash listings' and deletions checks'. */
 const TABLES: Readonly<Record<string, string>> = {
   ...Object.fromEntries(STREAMS.map((name) => [name, CATALOGUE[name].table])),
-  ...Object.fromEntries(Object.entries(STATE_ROWS).map(([row, r]) => [row, r.table]))
+  ...Object.fromEntries(Object.entries(STATE_ROWS).filter(([, r]) => r.table !== "").map(([row, r]) => [row, r.table]))
 }
 
 const STREAM_NAMES: ReadonlySet<string> = new Set(STREAMS)

@@ -148,11 +148,12 @@ export const CATALOGUE: Readonly<Record<StreamName, StreamDefinition>> = {
 /** The sales pipeline: what a backfill re-reads by default and the daily views are made of. */
 export const SALES_STREAMS = STREAMS.filter((name) => CATALOGUE[name].sales)
 
-/** State rows that belong to a stream without being one (its trash listing, its deletions check). */
+/** State rows that belong to a stream without being one (its trash listing, its deletions check), or to none (table ""). */
 export const STATE_ROWS: Readonly<Record<string, { readonly table: string; readonly strategy: string }>> = {
   "orders.trash": { table: "store.orders", strategy: "the trash listing of orders" },
   "products.trash": { table: "store.products", strategy: "the trash listing of products" },
   "orders.deletions": { table: "store.orders", strategy: "forced deletions of orders looked for every SHOPSYNC_DELETIONS_HOURS" },
   "products.deletions": { table: "store.products", strategy: "forced deletions of products looked for every SHOPSYNC_DELETIONS_HOURS" },
-  "refunds.deletions": { table: "store.refunds", strategy: "deleted refunds looked for every SHOPSYNC_DELETIONS_HOURS" }
+  "refunds.deletions": { table: "store.refunds", strategy: "deleted refunds looked for every SHOPSYNC_DELETIONS_HOURS" },
+  reconciliation: { table: "", strategy: "ids and dates of orders, refunds, products and customers compared with the store every SHOPSYNC_VERIFY_HOURS" }
 }

@@ -42,6 +42,8 @@ export interface SyncRequest {
   readonly deletionsHours: number
   /** Overrides of the catalogue's refresh intervals, by stream. */
   readonly refreshHours: Readonly<Record<string, number>>
+  /** Hours between two scheduled reconciliations (SHOPSYNC_VERIFY_HOURS; 0: every run); absent: none is scheduled. */
+  readonly verifyHours?: number
 }
 
 /** What every stream of one run reads: fixed when the run starts. */

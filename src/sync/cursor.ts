@@ -1,15 +1,21 @@
 import { Schema } from "effect"
 
-/** A stream's position: every row ordered at or before (at, id) is loaded; id null = all of second `at`. */
+/**
+ * A stream's position: every row dated at or before second `at` is loaded (id null). The store gives rows
+ * of one second in no particular order, so a position inside a second means nothing: cursors are whole
+ * seconds. One with an id was written by an older shopsync, which assumed id order within a second; it is
+ * read as covering only the seconds before `at`, so its second is read again, whole.
+ */
 export const Cursor = Schema.Struct({ at: Schema.Number, id: Schema.NullOr(Schema.Number) })
 export type Cursor = typeof Cursor.Type
 
-/** Null sorts first (nothing loaded), and a whole second after every id in it. */
-export const compareCursors = (a: Cursor | null, b: Cursor | null) =>
-  a === null || b === null
-    ? (a === null ? 0 : 1) - (b === null ? 0 : 1)
-    : a.at - b.at || (a.id ?? Number.POSITIVE_INFINITY) - (b.id ?? Number.POSITIVE_INFINITY)
+/** The last second whose rows are all loaded (null: none). */
+export const wholeSecond = (cursor: Cursor | null): number | null =>
+  cursor === null ? null : cursor.id === null ? cursor.at : cursor.at - 1
 
-/** Whether the row at (second, id) lies after `cursor`, i.e. is not loaded yet. */
-export const isAfter = (second: number, id: number, cursor: Cursor | null) =>
-  cursor === null || second > cursor.at || (second === cursor.at && cursor.id !== null && id > cursor.id)
+/** The cursor that covers every second up to `second`. */
+export const through = (second: number): Cursor => ({ at: second, id: null })
+
+/** Null sorts first (nothing loaded), then by the last whole second. */
+export const compareCursors = (a: Cursor | null, b: Cursor | null) =>
+  (wholeSecond(a) ?? Number.NEGATIVE_INFINITY) - (wholeSecond(b) ?? Number.NEGATIVE_INFINITY) || 0

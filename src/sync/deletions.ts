@@ -28,11 +28,18 @@ const names = (field: DeletionSpec["field"]) =>
 /**
  * Forced deletions are announced nowhere, so they are found by comparison: the store's X-WP-Total for
  * a date range against the warehouse's count for the same range, bisecting only the ranges that differ
- * and comparing ids once a range fits in a page. With nothing deleted this costs one request per listing.
+ * and comparing ids once a range fits in a page. `known` is the store's count before `upper` when the
+ * listings' heads gave it: equal to the warehouse's, nothing was deleted and no request is made; otherwise
+ * the look costs one request per listing with nothing deleted.
+ *
+ * Counts decide because the walk is complete: every row the store dated before the upper bound is in the
+ * warehouse, so the store's rows of a range are a subset of ours, and a subset of equal size is the same set.
+ * (Identities are compared in both directions by the reconciliation, which is what proves the walk.)
  */
 export const findDeleted = (
   spec: DeletionSpec,
-  upper: number
+  upper: number,
+  known?: number
 ): Effect.Effect<ReadonlyArray<number>, StoreError | SqlError, StoreClient | LiveRows> =>
   Effect.gen(function*() {
     const store = yield* StoreClient
@@ -40,6 +47,7 @@ export const findDeleted = (
     const n = names(spec.field)
     const start = yield* live.rangeStart(spec.table)
     if (start === null) return []
+    if (known !== undefined && known === (yield* live.countRange(spec.table, start, upper))) return []
     const deleted: number[] = []
 
     const rangeParams = (a: number, b: number) => ({ [n.after]: toApiGmt(a - 1), [n.before]: toApiGmt(b), dates_are_gmt: true })
@@ -81,15 +89,15 @@ export const findDeleted = (
   })
 
 /**
- * `findDeleted` when it is due: a backfill always looks, a sync every SHOPSYNC_DELETIONS_HOURS (its time kept
- * under `<table>.deletions`), since with nothing deleted a look still costs a request per listing.
+ * `findDeleted` when it is due: a backfill always looks, a sync every SHOPSYNC_DELETIONS_HOURS (default 0: every
+ * run, which a sync's listing heads make free when nothing was deleted; its time kept under `<table>.deletions`).
  */
-export const findDeletedIfDue = (spec: DeletionSpec, ctx: RunContext) =>
+export const findDeletedIfDue = (spec: DeletionSpec, ctx: RunContext, known?: number) =>
   Effect.gen(function*() {
     const state = yield* SyncState
     const key = `${spec.table}.deletions`
     if (ctx.mode.kind !== "backfill" && !(yield* state.fullPassDue(key, ctx.deletionsHours, ctx.upper))) return []
-    const deleted = yield* findDeleted(spec, ctx.upper)
+    const deleted = yield* findDeleted(spec, ctx.upper, known)
     yield* state.fullPassDone(key, ctx.upper)
     if (deleted.length > 0) yield* Effect.logInfo(`${spec.table}: ${deleted.length} deleted in the store, marked deleted`)
     return deleted

@@ -13,16 +13,19 @@ import { acquireRunLocks, type RunLocks } from "./lock.js"
 import { makeScheduler } from "./scheduler.js"
 import { Runs, RunsLive } from "./runs.js"
 import { SyncStateLive } from "./state.js"
+import { driftOf } from "./reconcile/drift.js"
+import { ReconciliationsLive } from "./reconcile/record.js"
+import { reconcileIfDue } from "./reconcile/schedule.js"
 
 export type { RunSummary, StreamResult } from "./errors.js"
 export { Progress, type SyncRequest } from "./context.js"
 
 /** The warehouse as one store's run sees it. */
 const repositories = (storeId: string) =>
-  Layer.mergeAll(SyncStateLive(storeId), LoaderLive(storeId), LiveRowsLive(storeId), ScopesLive(storeId))
+  Layer.mergeAll(SyncStateLive(storeId), LoaderLive(storeId), LiveRowsLive(storeId), ScopesLive(storeId), ReconciliationsLive(storeId))
 
 /** The store's clock, read from the Date header of one cheap request; ours if it sends none. */
-const storeNow = Effect.flatMap(StoreClient, (store) =>
+export const storeNow = Effect.flatMap(StoreClient, (store) =>
   store.list("/orders", { per_page: 1 }, Schema.Unknown).pipe(Effect.map((page) => Math.floor((page.serverTime?.getTime() ?? Date.now()) / 1000))))
 
 /**
@@ -30,7 +33,7 @@ const storeNow = Effect.flatMap(StoreClient, (store) =>
  * without it (they compute those days from the tables); it is what keeps them fast, so a failure here
  * is only worth a warning.
  */
-const storeDailyTotals = Effect.flatMap(Loader, (loader) => loader.storeDailyTotals).pipe(
+export const storeDailyTotals = Effect.flatMap(Loader, (loader) => loader.storeDailyTotals).pipe(
   Effect.catchAll((e) => Effect.logWarning(`daily totals not stored (the views compute them meanwhile): ${errorText(e)}`))
 )
 
@@ -83,6 +86,10 @@ const runLocked = (request: SyncRequest, locks: RunLocks) =>
     }
     const runPhase = yield* makeScheduler(ctx, request, run.addRows)
     const salesResults = yield* sales(Effect.zipLeft(runPhase(request.streams.filter((name) => CATALOGUE[name].sales)), storeDailyTotals))
+    // The scheduled reconciliation, when due: after the sales streams, still under the run lock (reconcile/schedule.ts);
+    // a run limited with --streams leaves it to a plain one.
+    const verifyHours = request.named ? undefined : request.verifyHours
+    const pass = yield* sales(Effect.tap(reconcileIfDue(ctx, verifyHours), (p) => (p === undefined ? Effect.void : storeDailyTotals)))
     yield* locks.releaseSales
     const others = request.streams.filter((name) => !CATALOGUE[name].sales)
     const rest = Option.isSome(locks.resources)
@@ -90,7 +97,10 @@ const runLocked = (request: SyncRequest, locks: RunLocks) =>
       : yield* Effect.forEach(others.map(busy), (r) => Effect.as(Effect.flatMap(Progress, (p) => p.streamDone(r)), r))
     if (Option.isNone(locks.resources) && others.length > 0) yield* Effect.logInfo("another run is refreshing the store's other resources; this one leaves them to it")
     const results = STREAMS.flatMap((name) => [...salesResults, ...rest].filter((r) => r.stream === name))
-    const summary: RunSummary = { runId: run.id, streams: results, requests: yield* store.requestCount, seconds: (Date.now() - started) / 1000 }
+    const drift = pass === undefined ? [] : driftOf(pass)
+    const summary: RunSummary = {
+      runId: run.id, streams: results, requests: yield* store.requestCount, seconds: (Date.now() - started) / 1000, ...(drift.length > 0 ? { drift } : {})
+    }
     yield* store.logPace
     const failures = results.filter((r) => r.error !== undefined).map((r) => ({ stream: r.stream, error: r.error! }))
     if (failures.length > 0) return yield* new SyncFailed({ runId: run.id, failures, summary })

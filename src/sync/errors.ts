@@ -65,6 +65,17 @@ export interface RunSummary {
   readonly streams: ReadonlyArray<StreamResult>
   readonly requests: number
   readonly seconds: number
+  /** The resources the run's scheduled reconciliation found drifted (absent: none ran, or it found none). */
+  readonly drift?: ReadonlyArray<Drift>
+}
+
+/** One drifted resource of a reconciliation: the ids that differed (the first 100 of each kind), and how many were repaired. */
+export interface Drift {
+  readonly resource: string
+  readonly missing: ReadonlyArray<number>
+  readonly stale: ReadonlyArray<number>
+  readonly gone: ReadonlyArray<number>
+  readonly repaired: number
 }
 
 /**

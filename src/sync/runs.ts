@@ -2,7 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Cause, Context, Effect, Exit, Layer, Option, Ref, Schema, type Scope } from "effect"
 import { retryConnection } from "../warehouse/reconnect.js"
-import { errorText, type RunSummary, streamOutcome, SyncFailed } from "./errors.js"
+import { type Drift, errorText, type RunSummary, streamOutcome, SyncFailed } from "./errors.js"
 import { INTERRUPT, logOutcome, type RunOutcome } from "./outcome.js"
 
 /** A run in progress: its id, and the rows its streams wrote so far. */
@@ -87,14 +87,23 @@ const streamResults = (summary: RunSummary | undefined) =>
     ...(s.unavailable ? { reason: s.unavailable } : s.skipped ? { reason: s.skipped } : {})
   })))
 
+const driftText = (d: Drift) =>
+  `${d.resource} (${d.missing.length} missing, ${d.stale.length} stale, ${d.gone.length} gone; ${d.repaired} repaired)`
+
 /** The run's summary line: error for a failure or partial failure, warning for an interrupt, info for success. */
 const logEnd = (id: number, command: string, end: Ended, figures: { rows: number; requests: number; seconds: number }) => {
   const failed = end.summary?.streams.filter((s) => s.error !== undefined).map((s) => s.stream) ?? []
-  const fields = { run: id, command, outcome: end.outcome, ...figures, failed_streams: failed, ...(end.error ? { error: end.error } : {}) }
+  const drift = end.summary?.drift ?? []
+  const fields = {
+    run: id, command, outcome: end.outcome, ...figures, failed_streams: failed, ...(end.error ? { error: end.error } : {}), ...(drift.length > 0 ? { drift } : {})
+  }
   const done = `${figures.rows} rows, ${figures.requests} requests in ${figures.seconds.toFixed(1)} s`
   switch (end.outcome) {
     case "succeeded":
-      return logOutcome("info", `run ${id} succeeded: ${done}`, fields)
+      // The scheduled reconciliation found rows the sync had missed: repaired, but worth a look (a warning).
+      return drift.length > 0
+        ? logOutcome("warning", `run ${id} succeeded: ${done}; its reconciliation found drift in ${drift.map(driftText).join(", ")}`, fields)
+        : logOutcome("info", `run ${id} succeeded: ${done}`, fields)
     case "partial_failure":
       return logOutcome("error", `run ${id} partly failed: ${failed.join(", ")} failed, the other streams ran (${done})`, fields, end.covers)
     case "interrupted":

@@ -5,9 +5,9 @@ import { StoreClient } from "../store-client/client.js"
 import type { StoreError } from "../store-client/errors.js"
 import { fenced } from "../warehouse/lease.js"
 import { Loader } from "../warehouse/loader.js"
-import { compareCursors, type Cursor } from "./cursor.js"
+import { compareCursors, type Cursor, through, wholeSecond } from "./cursor.js"
 import { SyncState } from "./state.js"
-import { type Doc, type Listing, positionOf, rangeParams, walkPages, type WalkPage, type WalkSpec } from "./walk.js"
+import { type Doc, type Listing, positionOf, type Range, rangeParams, walkPages, type WalkPage, type WalkSpec } from "./walk.js"
 
 /**
  * A stream walked in concurrent time slices, and how its progress is checkpointed.
@@ -138,21 +138,21 @@ const plan = <A extends Doc>(store: Store, spec: WalkSpec<A>, slice: Slice, from
       { concurrency: "unbounded" }
     )
     // The first piece keeps `from`; a boundary at or before its first second would leave it empty.
-    const firstSecond = from.id === null ? from.at + 1 : from.at
+    const firstSecond = (wholeSecond(from) ?? Number.NEGATIVE_INFINITY) + 1
     const position = positionOf(spec.field)
     const seconds = [...new Set(probes.flatMap((p) => [position(p.items[0])?.at ?? Number.NaN]))]
       .filter((s) => Number.isFinite(s) && s > firstSecond && s < upper)
       .sort((a, b) => a - b)
     return [...seconds, slice.upper].map((bound, i): Slice => ({
       key: i === seconds.length ? slice.key : String(bound),
-      lower: i === 0 ? from : { at: seconds[i - 1]! - 1, id: null },
+      lower: i === 0 ? from : through(seconds[i - 1]! - 1),
       upper: bound
     }))
   })
 
 /** Loads every page of `slice` from `lower` on (each committed before the next, the next read meanwhile), then ends it. */
-const walkToEnd = <A extends Doc>(spec: WalkSpec<A>, ledger: Ledger, slice: Slice, lower: Cursor | null, upper: number, onPage: StreamWalk<A>["onPage"]) =>
-  walkPages(spec, { lower, upper }).pipe(
+const walkToEnd = <A extends Doc>(spec: WalkSpec<A>, ledger: Ledger, slice: Slice, range: Range, onPage: StreamWalk<A>["onPage"]) =>
+  walkPages(spec, range).pipe(
     Stream.buffer({ capacity: 1 }),
     Stream.runFoldEffect(0, (rows, page) => ledger.commit(slice, page).pipe(Effect.zipRight(onPage(page)), Effect.as(rows + page.docs.length))),
     Effect.tap(() => ledger.finish(slice))
@@ -182,9 +182,11 @@ const walkSlice = <A extends Doc>(
       return page.docs.length
     }
     const pieces = yield* plan(store, spec, slice, page.cursor!, upper, page.total - page.docs.length)
-    if (pieces.length < 2) return page.docs.length + (yield* walkToEnd(spec, ledger, slice, page.cursor, upper, run.onPage))
+    // The walk goes on from the first page: the rows of its last second it loaded are not loaded again.
+    const rest = { lower: page.cursor, seen: page.seen }
+    if (pieces.length < 2) return page.docs.length + (yield* walkToEnd(spec, ledger, slice, { ...rest, upper }, run.onPage))
     yield* ledger.split(slice, pieces)
-    const counts = yield* Effect.forEach(pieces, (piece) => walkToEnd(spec, ledger, piece, piece.lower, piece.upper ?? upper, run.onPage), {
+    const counts = yield* Effect.forEach(pieces, (piece, i) => walkToEnd(spec, ledger, piece, i === 0 ? { ...rest, upper: piece.upper ?? upper } : { lower: piece.lower, upper: piece.upper ?? upper }, run.onPage), {
       concurrency: "unbounded"
     })
     return counts.reduce((n, c) => n + c, page.docs.length)

@@ -3,7 +3,7 @@ import { type QueryParams, StoreClient } from "../store-client/client.js"
 import { StoreDocumentInvalid, type StoreError } from "../store-client/errors.js"
 import type { LoadKind } from "../warehouse/loader.js"
 import { mayHoldNul, type Rejected, screener } from "../warehouse/screen.js"
-import { type Cursor, isAfter } from "./cursor.js"
+import { type Cursor, through, wholeSecond } from "./cursor.js"
 import { fromApiGmt, toApiGmt } from "./time.js"
 
 export type Doc = { readonly id: number } & Readonly<Record<string, unknown>>
@@ -22,10 +22,18 @@ export interface WalkSpec<A extends Doc = Doc> {
 /** A walk's endpoint and order, whatever its documents' schema. */
 export type Listing = Omit<WalkSpec, "schema">
 
-/** Rows ordered after `lower` (null: from the start) and dated before the epoch second `upper`. */
+/** Rows of one second a walk has loaded: the next request reads that second again and skips them. */
+export interface Seen {
+  readonly at: number
+  readonly ids: ReadonlySet<number>
+}
+
+/** Rows dated after `lower` (null: from the start) and before the epoch second `upper`. */
 export interface Range {
   readonly lower: Cursor | null
   readonly upper: number
+  /** Rows of the second after `lower` already loaded (a walk resumed from a page's cursor skips them). */
+  readonly seen?: Seen | null
 }
 
 /** One page of a walk: rows not loaded yet, and the cursor that covers them once they are. */
@@ -37,6 +45,8 @@ export interface WalkPage<A extends Doc = Doc> {
   /** Ids of the rows whose NUL characters were removed. */
   readonly cleaned: ReadonlyArray<string>
   readonly cursor: Cursor | null
+  /** The rows of the second after `cursor` loaded so far, for a walk resumed from this page. */
+  readonly seen: Seen | null
   /** X-WP-Total of the request that read it. */
   readonly total: number
   /** The answer's JSON as received (staged as is), unless NULs were removed from some of `docs`. */
@@ -50,7 +60,7 @@ export interface WalkPage<A extends Doc = Doc> {
 type Store = Context.Tag.Service<StoreClient>
 
 const stampField = (field: WalkSpec["field"]) => (field === "modified" ? "date_modified_gmt" : "date_created_gmt")
-const bounds = (field: WalkSpec["field"]) =>
+export const bounds = (field: WalkSpec["field"]) =>
   field === "modified"
     ? { after: "modified_after", before: "modified_before", orderby: "modified" }
     : { after: "after", before: "before", orderby: "date" }
@@ -70,15 +80,15 @@ export const positionOf = (field: WalkSpec["field"]) => (item: unknown): Cursor 
 }
 
 /**
- * The list request for rows from `cursor` on (the API's filters are strict and one-second coarse: with an
- * id in the cursor its second is asked again and the rows at or before it are skipped by the caller).
+ * The list request for the rows dated after the cursor's last whole second (the API's filters are strict and
+ * one-second coarse), oldest first.
  */
 export const rangeParams = (spec: Listing, store: Store, cursor: Cursor | null, upper: number, page = { size: store.perPage, number: 1 }) => {
   const names = bounds(spec.field)
-  const from = cursor === null ? undefined : cursor.id === null ? cursor.at : cursor.at - 1
+  const from = wholeSecond(cursor)
   return {
     ...spec.params,
-    [names.after]: from === undefined ? undefined : toApiGmt(from),
+    [names.after]: from === null ? undefined : toApiGmt(from),
     [names.before]: toApiGmt(upper),
     dates_are_gmt: true,
     orderby: names.orderby,
@@ -90,11 +100,12 @@ export const rangeParams = (spec: Listing, store: Store, cursor: Cursor | null, 
 
 /** Where a walk stands between two requests: in the range from a cursor, or reading one crowded second. */
 type Step =
-  | { readonly tag: "range"; readonly cursor: Cursor | null }
+  | { readonly tag: "range"; readonly cursor: Cursor | null; readonly seen: Seen | null }
   | {
     readonly tag: "second"
     /** The walk's cursor when it met the crowded second: pages of the second keep it until the second is whole. */
-    readonly cursor: Cursor
+    readonly cursor: Cursor | null
+    readonly seen: Seen
     readonly pass: number
     readonly pageNo: number
     readonly firstTotal: number | undefined
@@ -104,17 +115,24 @@ type Step =
 const SECOND_PASSES = 5
 
 /**
- * The pages of every row of `spec` in `range`, in (date, id) order, as a pull stream: each request restarts from
- * the cursor (modified_after = cursor second − 1, i.e. ≥ that second, then skipping rows at or before it), so rows
- * that change or vanish while we page cannot shift unread rows out of reach. The next request is known as soon as
- * a page arrives, so a buffered consumer loads one page while the next is read. When more than a page of rows
- * share the cursor's second (a bulk edit), that second is read on its own, by id (`readSecond`).
+ * The pages of every row of `spec` in `range`, oldest first, as a pull stream.
+ *
+ * Invariant: a page's cursor never claims a row that is not loaded, whatever order the store gives rows that
+ * share a second in (WooCommerce sorts by the date alone, and MariaDB returns a second's rows in any order,
+ * differently from one query to the next). Each request asks for the rows dated after the cursor's second,
+ * page 1, oldest first. A full page whose last second is L holds every row dated before L, but maybe not
+ * every row of L: the cursor moves to L − 1 and the next request reads L again, skipping the rows of L this
+ * walk already loaded. A full page of one second cannot move the cursor at all: that second is read on its
+ * own, by id (the one total order the API has), and only once it is whole does the cursor pass it
+ * (`readSecond`). Restarting every request from the cursor means rows that change or vanish while we page
+ * cannot shift unread rows out of reach. The next request is known as soon as a page arrives, so a buffered
+ * consumer loads one page while the next is read.
  */
 export const walkPages = <A extends Doc>(spec: WalkSpec<A>, range: Range): Stream.Stream<WalkPage<A>, StoreError, StoreClient> =>
   Stream.unwrap(Effect.map(StoreClient, (store) => {
-    const start: Step = { tag: "range", cursor: range.lower }
-    if (range.lower !== null && range.lower.at >= range.upper) return Stream.empty
-    return Stream.paginateChunkEffect(start, (step: Step) => (step.tag === "range" ? readRange(spec, store, range, step.cursor) : readSecond(spec, store, range, step)))
+    const start: Step = { tag: "range", cursor: range.lower, seen: range.seen ?? null }
+    if ((wholeSecond(range.lower) ?? Number.NEGATIVE_INFINITY) >= range.upper - 1) return Stream.empty
+    return Stream.paginateChunkEffect(start, (step: Step) => (step.tag === "range" ? readRange(spec, store, range, step) : readSecond(spec, store, range, step)))
   }))
 
 /**
@@ -130,45 +148,72 @@ const staged = (json: string, items: number, kept: ReadonlyArray<number>, cleane
 type Next<A extends Doc> = readonly [Chunk.Chunk<WalkPage<A>>, Option.Option<Step>]
 const next = <A extends Doc>(pages: ReadonlyArray<WalkPage<A>>, step: Option.Option<Step>): Next<A> => [Chunk.fromIterable(pages), step]
 
+/** `seen` with the ids of `second` among `placed` added (a new second starts a new set). */
+const remember = (seen: Seen | null, second: number, placed: ReadonlyArray<Cursor | null>): Seen => {
+  const ids = new Set(seen?.at === second ? seen.ids : [])
+  for (const p of placed) if (p !== null && p.at === second) ids.add(p.id!)
+  return { at: second, ids }
+}
+
+const wasSeen = (seen: Seen | null, at: Cursor | null) => seen !== null && at !== null && at.at === seen.at && seen.ids.has(at.id!)
+
+/** A page of the rows at `indexes` of a list answer, checked row by row against the stream's schema. */
+const pageOf = <A extends Doc>(
+  spec: WalkSpec<A>,
+  page: { readonly items: ReadonlyArray<unknown>; readonly json: string; readonly total: number },
+  indexes: ReadonlyArray<number>,
+  at: { readonly cursor: Cursor | null; readonly seen: Seen | null; readonly last: boolean }
+): WalkPage<A> => {
+  const { docs, kept, rejected, cleaned } = screener(spec.kind, spec.schema)(indexes.map((i) => page.items[i]), mayHoldNul(page.json))
+  return { docs, rejected, cleaned, ...staged(page.json, page.items.length, kept.map((k) => indexes[k]!), cleaned.length > 0), ...at, total: page.total }
+}
+
 /**
  * Pages are requested without a schema and checked row by row (the cost of checking them whole), so a row that
  * does not fit is set aside with its page instead of failing it; the cursor passes every row that has a place.
  */
-const readRange = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range, cursor: Cursor | null) => {
-  const screen = screener(spec.kind, spec.schema)
+const readRange = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range, step: Extract<Step, { tag: "range" }>) => {
   const position = positionOf(spec.field)
-  const request = store.list(spec.path, rangeParams(spec, store, cursor, range.upper), Schema.Unknown)
+  const request = store.list(spec.path, rangeParams(spec, store, step.cursor, range.upper), Schema.Unknown)
   return Effect.flatMap(request, (page): Effect.Effect<Next<A>, StoreDocumentInvalid> => {
     const { items } = page
     if (items.length === 0) return Effect.succeed(next([], Option.none()))
-    const placed = items.map((item, i) => ({ item, at: position(item), i }))
-    const fresh = placed.filter((p) => p.at === null || isAfter(p.at.at, p.at.id!, cursor))
-    const full = items.length === store.perPage
-    const lastPlaced = fresh.findLast((p) => p.at !== null)?.at
-    if (lastPlaced === undefined && full) {
-      // A full page of rows at or before the cursor: they all share the cursor's second.
-      return cursor === null
-        ? Effect.fail(new StoreDocumentInvalid({ url: spec.path, detail: "a full page without one row whose id and date can be read" }))
-        : Effect.succeed(next([], Option.some({ tag: "second", cursor, pass: 1, pageNo: 1, firstTotal: undefined, stable: true })))
+    const placed = items.map(position)
+    const fresh = items.flatMap((_, i) => (wasSeen(step.seen, placed[i]!) ? [] : [i]))
+    const seconds = placed.flatMap((p) => (p === null ? [] : [p.at]))
+    if (seconds.length === 0) {
+      return Effect.fail(new StoreDocumentInvalid({ url: spec.path, detail: "a page without one row whose id and date can be read" }))
     }
-    if (fresh.length === 0) return Effect.succeed(next([], Option.none()))
-    const { docs, kept, rejected, cleaned } = screen(fresh.map((p) => p.item), mayHoldNul(page.json))
-    const moved = lastPlaced ?? cursor
-    const read: WalkPage<A> = { docs, rejected, cleaned, ...staged(page.json, items.length, kept.map((k) => fresh[k]!.i), cleaned.length > 0), cursor: moved, total: page.total, last: !full }
-    return Effect.succeed(next([read], full ? Option.some({ tag: "range", cursor: moved }) : Option.none()))
+    const last = Math.max(...seconds)
+    if (items.length < store.perPage) {
+      // The range's last page: every row of it is here.
+      return Effect.succeed(next([pageOf(spec, page, fresh, { cursor: through(last), seen: null, last: true })], Option.none()))
+    }
+    // Every second before `last` is whole; `last` may go on past this page.
+    const before = wholeSecond(step.cursor) ?? Number.NEGATIVE_INFINITY
+    const cursor = last - 1 > before ? through(last - 1) : step.cursor
+    const seen = remember(step.seen, last, placed)
+    const read = pageOf(spec, page, fresh, { cursor, seen, last: false })
+    // A page of one second: the next request would bring the same rows again.
+    const crowded = Math.min(...seconds) === last
+    return Effect.succeed(next([read], Option.some(
+      crowded
+        ? { tag: "second", cursor, seen, pass: 1, pageNo: 1, firstTotal: undefined, stable: true }
+        : { tag: "range", cursor, seen }
+    )))
   })
 }
 
 /**
- * Reads every row of one second (ordered by id). Rows only ever leave a past second (an edit moves them to
- * "now"), and a departure can shift an unread row onto a page already read; so a pass counts only when the
- * second's X-WP-Total did not change during it. Until then the cursor stays put, so a crash re-reads the second.
+ * Reads every row of one second, ordered by id, skipping the rows this walk already loaded. Rows only ever leave
+ * a past second (an edit moves them to "now"), and a departure can shift an unread row onto a page already read;
+ * so a pass counts only when the second's X-WP-Total did not change during it. Until then the cursor stays put,
+ * so a crash re-reads the second.
  */
 const readSecond = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range, step: Extract<Step, { tag: "second" }>) =>
   Effect.gen(function*() {
     const names = bounds(spec.field)
-    const second = step.cursor.at
-    const done = step.cursor.id ?? 0
+    const second = step.seen.at
     const page = yield* store.list(spec.path, {
       ...spec.params,
       [names.after]: toApiGmt(second - 1),
@@ -181,19 +226,20 @@ const readSecond = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range
     }, Schema.Unknown)
     const firstTotal = step.firstTotal ?? page.total
     const stable = step.stable && page.total === firstTotal
-    // A row without an id cannot be placed before `done`: it is screened (and set aside) with the rest.
-    const unread = page.items.flatMap((d, i) => ((idNumber(d) ?? Infinity) > done ? [i] : []))
-    const { docs, kept, rejected, cleaned } = screener(spec.kind, spec.schema)(unread.map((i) => page.items[i]), mayHoldNul(page.json))
-    const read: WalkPage<A> = { docs, rejected, cleaned, ...staged(page.json, page.items.length, kept.map((k) => unread[k]!), cleaned.length > 0), cursor: step.cursor, total: page.total, last: false }
-    if (page.items.length === store.perPage) return next([read], Option.some({ ...step, pageNo: step.pageNo + 1, firstTotal, stable }))
+    // A row without an id or date is screened (and set aside) with the rest.
+    const placed = page.items.map(positionOf(spec.field))
+    const unread = page.items.flatMap((_, i) => (wasSeen(step.seen, placed[i]!) ? [] : [i]))
+    const seen = remember(step.seen, second, placed)
+    const read = pageOf(spec, page, unread, { cursor: step.cursor, seen, last: false })
+    if (page.items.length === store.perPage) return next([read], Option.some({ ...step, seen, pageNo: step.pageNo + 1, firstTotal, stable }))
     if (!stable && step.pass < SECOND_PASSES) {
       yield* Effect.logInfo(`${spec.path}: rows left second ${toApiGmt(second)} while it was read; reading it again (pass ${step.pass + 1})`)
-      return next([read], Option.some({ ...step, pass: step.pass + 1, pageNo: 1, firstTotal: undefined, stable: true }))
+      return next([read], Option.some({ ...step, seen, pass: step.pass + 1, pageNo: 1, firstTotal: undefined, stable: true }))
     }
     if (!stable) {
       yield* Effect.logWarning(`${spec.path}: second ${toApiGmt(second)} kept changing over 5 passes; the next run's deletion check will settle it`)
     }
-    const after: Cursor = { at: second, id: null }
-    const whole: WalkPage<A> = { docs: [], rejected: [], cleaned: [], json: undefined, places: undefined, cursor: after, total: page.total, last: after.at >= range.upper - 1 }
-    return next([read, whole], whole.last ? Option.none() : Option.some({ tag: "range", cursor: after }))
+    const after = through(second)
+    const whole: WalkPage<A> = { docs: [], rejected: [], cleaned: [], json: undefined, places: undefined, cursor: after, seen: null, total: page.total, last: after.at >= range.upper - 1 }
+    return next([read, whole], whole.last ? Option.none() : Option.some({ tag: "range", cursor: after, seen: null }))
   })

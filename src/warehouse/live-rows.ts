@@ -8,6 +8,23 @@ import { sqlFile } from "./sql-files.js"
 const DATED = { orders: "date_modified", products: "date_modified", refunds: "date_created" } as const
 export type DatedTable = keyof typeof DATED
 
+/** Tables a reconciliation compares with the store's listings: the date compared, and whether a status marks trash. */
+const STAMPED = {
+  orders: { at: "date_modified", trash: true },
+  products: { at: "date_modified", trash: true },
+  refunds: { at: "date_created", trash: false },
+  customers: { at: "date_modified", trash: false }
+} as const
+export type StampedTable = keyof typeof STAMPED
+
+/** A live row as a reconciliation compares it: its id, its date (epoch second, null when none), whether it is trash. */
+export interface Stamp {
+  readonly id: number
+  readonly at: number | null
+  readonly trash: boolean
+}
+const Stamps = Schema.Array(Schema.Struct({ id: Schema.NumberFromString, at: Schema.NullOr(Schema.NumberFromString), trash: Schema.Boolean }))
+
 /** Tables whose live ids parent another resource. */
 export type ParentTable = "orders" | "customers"
 
@@ -27,7 +44,7 @@ export class LiveRows extends Context.Tag("shopsync/LiveRows")<LiveRows, {
   /** Live rows dated in [from, to) (epoch seconds). */
   readonly countRange: (table: DatedTable, from: number, to: number) => Effect.Effect<number, SqlError>
   readonly idsInRange: (table: DatedTable, from: number, to: number) => Effect.Effect<ReadonlyArray<number>, SqlError>
-  readonly markDeleted: (table: DatedTable | "customers", ids: ReadonlyArray<number>) => Effect.Effect<void, SqlError>
+  readonly markDeleted: (table: StampedTable, ids: ReadonlyArray<number>) => Effect.Effect<void, SqlError>
   readonly customerIds: Effect.Effect<ReadonlyArray<number>, SqlError>
   /** The highest customer id the warehouse has seen (deleted ones included); null when none. */
   readonly lastCustomerId: Effect.Effect<number | null, SqlError>
@@ -41,6 +58,8 @@ export class LiveRows extends Context.Tag("shopsync/LiveRows")<LiveRows, {
     parentId: number,
     present: ReadonlyArray<number>
   ) => Effect.Effect<void, SqlError>
+  /** Every live row of `table` with its date and trash status, for a reconciliation. */
+  readonly stamps: (table: StampedTable) => Effect.Effect<ReadonlyArray<Stamp>, SqlError>
   /** Stores without GET /refunds: the orders whose refund lists must be read (see the script). */
   readonly ordersWithRefundsToRead: (fullPass: boolean) => Effect.Effect<ReadonlyArray<number>, SqlError>
 }>() {}
@@ -73,11 +92,16 @@ export const makeLiveRows = (storeId: string) =>
       variableProducts: ids(
         sql`SELECT id FROM store.products WHERE store_id = ${storeId} AND deleted_at IS NULL AND type = 'variable' ORDER BY id`),
       markMissingChildren: (table, parentId, present) => fenced(sql)(markMissingChildren(sql, storeId, table, parentId, present)),
+      stamps: (table) =>
+        sql`SELECT id, extract(epoch FROM ${sql(STAMPED[table].at)})::bigint AS at,
+                   ${STAMPED[table].trash ? sql`coalesce(status = 'trash', false)` : sql`false`} AS trash
+            FROM ${sql(`store.${table}`)} WHERE store_id = ${storeId} AND deleted_at IS NULL`.pipe(
+          Effect.flatMap(Schema.decodeUnknown(Stamps)), Effect.orDie),
       ordersWithRefundsToRead: (fullPass) => ids(sql.unsafe(sqlFile("live-rows/refunds_orders_to_read"), [storeId, fullPass]))
     })
   })
 
-const markDeleted = (sql: SqlClient.SqlClient, storeId: string, table: DatedTable | "customers", ids: ReadonlyArray<number>) =>
+const markDeleted = (sql: SqlClient.SqlClient, storeId: string, table: StampedTable, ids: ReadonlyArray<number>) =>
   sql`UPDATE ${sql(`store.${table}`)} SET deleted_at = now()
       WHERE store_id = ${storeId} AND id = ANY(${ids}::bigint[]) AND deleted_at IS NULL`.pipe(Effect.asVoid)
 

@@ -1,5 +1,5 @@
 // A cron run every few minutes must cost the store next to nothing: the sales streams ask for what changed,
-// the other resources wait for their refresh interval, forced deletions are looked for on their own interval.
+// the other resources wait for their refresh interval, and forced deletions are looked for on every run for free.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { manualClock } from "../../src/simulator/store/index.js"
 import { CATALOGUE, STREAMS } from "../../src/sync/catalogue.js"
@@ -7,8 +7,8 @@ import { type Harness, makeHarness } from "../support/harness.js"
 
 const ms = (iso: string) => Date.parse(iso)
 const MINUTE = 60_000
-/** A plain `sync` with the defaults: nothing named, customers fully scanned daily, deletions looked for hourly. */
-const plain = { streams: STREAMS, named: false, customersFullScanHours: 24, deletionsHours: 1 } as const
+/** A plain `sync` with the defaults: nothing named, customers fully scanned daily, deletions looked for every run. */
+const plain = { streams: STREAMS, named: false, customersFullScanHours: 24, deletionsHours: 0 } as const
 const withInterval = (predicate: (every: number) => boolean) =>
   STREAMS.filter((name) => !CATALOGUE[name].sales && predicate(CATALOGUE[name].every)).sort()
 
@@ -21,21 +21,21 @@ describe("the cost of staying current", () => {
   })
   afterAll(() => h.close())
 
-  it("a no-change sync asks for the store's clock, one page per listing (orders, orders' trash, refunds, products, products' trash) and the newest customers", async () => {
+  it("a no-change sync asks for the store's clock, each listing's head (orders, orders' trash, refunds, products, products' trash) and the newest customers; the heads' counts settle deletions", async () => {
     clock.advance(5 * MINUTE)
     const before = await h.requests()
     const summary = await h.sync(plain)
     expect((await h.requests()) - before).toBe(1 + 5 + 1)
+    const looked = await h.rows<{ stream: string }>("SELECT stream FROM sync.state WHERE stream LIKE '%.deletions' ORDER BY stream")
+    expect(looked.map((r) => r.stream)).toEqual(["orders.deletions", "products.deletions", "refunds.deletions"])
     expect(summary!.streams.filter((s) => s.skipped !== undefined).map((s) => s.stream).sort()).toEqual(withInterval((every) => every > 0))
     expect(summary!.streams.filter((s) => s.rows > 0 || s.error !== undefined)).toEqual([])
   })
 
-  it("an hour later the hourly resources and the deletions check run again, the daily ones wait; a named stream always runs", async () => {
+  it("an hour later the hourly resources run again, the daily ones wait; a named stream always runs", async () => {
     clock.advance(61 * MINUTE)
     const summary = await h.sync(plain)
     expect(summary!.streams.filter((s) => s.skipped !== undefined).map((s) => s.stream).sort()).toEqual(withInterval((every) => every > 1))
-    const deletions = await h.rows<{ stream: string }>("SELECT stream FROM sync.state WHERE stream LIKE '%.deletions' ORDER BY stream")
-    expect(deletions.map((r) => r.stream)).toEqual(["orders.deletions", "products.deletions", "refunds.deletions"])
 
     const named = await h.sync({ ...plain, streams: ["orders", "settings"], named: true })
     expect(named!.streams.find((s) => s.stream === "settings")?.skipped).toBeUndefined()
@@ -48,17 +48,23 @@ describe("the cost of staying current", () => {
     expect(summary!.streams.find((s) => s.stream === "tax_rates")?.skipped).toMatch(/not due/)
   })
 
-  it("a deletion in the store is found once the deletions interval has passed", async () => {
-    const victim = h.sim.state.orders.find((o) => o.status === "completed")!
-    h.sim.state.forceDeleteOrder(victim.id)
+  it("a forced deletion is found by the next sync with the defaults; with SHOPSYNC_DELETIONS_HOURS=1, once an hour has passed", async () => {
+    const deleted = async (id: number) =>
+      (await h.rows<{ deleted: boolean }>("SELECT deleted_at IS NOT NULL AS deleted FROM store.orders WHERE id = $1", [id]))[0]?.deleted
+    const [first, second] = h.sim.state.orders.filter((o) => o.status === "completed")
+    h.sim.state.forceDeleteOrder(first!.id)
     clock.advance(5 * MINUTE)
     await h.sync(plain)
-    const [kept] = await h.rows<{ deleted: boolean }>("SELECT deleted_at IS NOT NULL AS deleted FROM store.orders WHERE id = $1", [victim.id])
-    expect(kept?.deleted).toBe(false)
+    expect(await deleted(first!.id)).toBe(true)
+    expect(await h.netSales()).toEqual(h.expectedNetSales())
+
+    h.sim.state.forceDeleteOrder(second!.id)
+    clock.advance(5 * MINUTE)
+    await h.sync({ ...plain, deletionsHours: 1 })
+    expect(await deleted(second!.id)).toBe(false)
     clock.advance(61 * MINUTE)
-    await h.sync(plain)
-    const [gone] = await h.rows<{ deleted: boolean }>("SELECT deleted_at IS NOT NULL AS deleted FROM store.orders WHERE id = $1", [victim.id])
-    expect(gone?.deleted).toBe(true)
+    await h.sync({ ...plain, deletionsHours: 1 })
+    expect(await deleted(second!.id)).toBe(true)
     expect(await h.netSales()).toEqual(h.expectedNetSales())
   })
 })

@@ -24,6 +24,8 @@ export interface WarehouseHarness {
   /** analytics.daily_net_sales in the reference's shape, for direct comparison. */
   readonly netSales: () => Promise<Array<Record<string, string | number>>>
   readonly requests: () => Promise<number>
+  /** Runs an effect against the harness's store client and warehouse (e.g. `runVerify`). */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, StoreClient | Progress | import("@effect/sql").SqlClient.SqlClient>) => Promise<A>
   /** What `shopsync status` shows per stream. */
   readonly status: () => Promise<ReadonlyArray<StreamStatus>>
   readonly close: () => Promise<void>
@@ -48,10 +50,12 @@ interface SyncOptions {
   named?: boolean
   /** SHOPSYNC_UNAVAILABLE_RECHECK_HOURS; default 24. */
   unavailableRecheckHours?: number
-  /** SHOPSYNC_DELETIONS_HOURS; default 0 here (every run), so each sync settles what the store deleted. */
+  /** SHOPSYNC_DELETIONS_HOURS; default 0 (every run), as in production. */
   deletionsHours?: number
   /** SHOPSYNC_REFRESH_HOURS. */
   refreshHours?: Readonly<Record<string, number>>
+  /** SHOPSYNC_VERIFY_HOURS; default: no scheduled reconciliation. */
+  verifyHours?: number
 }
 
 type Runtime = ManagedRuntime.ManagedRuntime<StoreClient | Progress | import("@effect/sql").SqlClient.SqlClient, unknown>
@@ -65,7 +69,8 @@ const runPromiseSync = (runtime: Runtime, options: SyncOptions) =>
     deletionsHours: options.deletionsHours ?? 0,
     refreshHours: options.refreshHours ?? {},
     customersFullScanHours: options.customersFullScanHours ?? 0,
-    childrenFullPassHours: options.childrenFullPassHours ?? 24
+    childrenFullPassHours: options.childrenFullPassHours ?? 24,
+    ...(options.verifyHours === undefined ? {} : { verifyHours: options.verifyHours })
   }))
 
 /** A simulator over real HTTP, a fresh database on the embedded server, and the real sync engine between them. */
@@ -137,6 +142,7 @@ const connectHarness = async (settings: StoreSettings, policy: RetryPolicy | und
         [STORE_ID]
       )),
     requests: () => runtime.runPromise(Effect.flatMap(StoreClient, (s) => s.requestCount)),
+    run: (effect) => runtime.runPromise(effect),
     status: () => runtime.runPromise(Effect.flatMap(SyncState, (s) => s.status({})).pipe(Effect.provide(SyncStateLive(STORE_ID)))),
     close: async () => {
       await runtime.dispose()

@@ -84,6 +84,19 @@ export const streamState = async (h: Harness) =>
     [STORE_ID]
   )
 
+/**
+ * Orders a resumed walk may read again though they are loaded: those of the second after each pending cursor of
+ * the orders stream. The store gives a second's rows in any order, so a page ending inside a second checkpoints
+ * only the seconds before it, and the walk resumed from there reads that second whole.
+ */
+export const boundaryOrders = async (h: Harness): Promise<number> => {
+  const state = (await streamState(h)).find((s) => s.stream === "orders")
+  if (state === undefined) return 0
+  const slices = (state.details.slices ?? { open: { at: state.cursor_at, id: state.cursor_id } }) as Record<string, { at: number | null }>
+  const seconds = Object.values(slices).flatMap((c) => (c.at === null ? [] : [c.at + 1]))
+  return h.sim.state.orders.filter((o) => seconds.includes(o.modified)).length
+}
+
 export const runStatuses = async (h: Harness) =>
   h.rows<{ id: number; command: string; status: string; error: string | null; started: Date; finished: Date | null }>(
     `SELECT id::int AS id, command, status, error, started_at AS started, finished_at AS finished

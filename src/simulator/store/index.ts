@@ -68,6 +68,11 @@ export interface StoreSimulatorOptions {
   clock?: SimClock
   /** Generated (deterministic) or given data; default: generated with seed 1 and small sizes. */
   data?: GenerateOptions | StoreData
+  /**
+   * Seeds the order of rows that tie on a list's sort key (a fresh shuffle per list request, like MariaDB's);
+   * default: the generated data's seed, or 1 for given data.
+   */
+  seed?: number
   /** Default true; false answers GET /refunds with 404 rest_no_route, like stores before WooCommerce 9.0. */
   storeWideRefunds?: boolean
   faults?: FaultRule[]
@@ -115,7 +120,9 @@ export const startStoreSimulator = async (options: StoreSimulatorOptions = {}): 
   const timezone = options.timezone ?? "America/New_York"
   const clock = options.clock ?? realClock()
   const source = options.data ?? DEFAULT_DATA
-  const state = new StoreState(isGenerateOptions(source) ? generate(source, timezone) : source, { clock, timezone })
+  const generated = isGenerateOptions(source)
+  const seed = options.seed ?? (generated ? source.seed : 1)
+  const state = new StoreState(generated ? generate(source, timezone) : source, { clock, timezone, seed })
 
   const router = new Router<Handler>()
   registerOrders(router)

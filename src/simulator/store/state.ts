@@ -3,6 +3,7 @@
 // The order and refund writes are here, around those indexes; what an order write's fields become is in
 // orders/order-fields.ts, the customer writes in customers/customer-writes.ts, product writes in products/.
 import { ADMIN_USER_ID, COUPONS, ORDER_STATUS_NAMES, SHIPPING_METHODS, STORE_CURRENCY, type ShippingMethod, taxRateFor } from "./catalog.ts"
+import { type Rng, createRng, hashInts } from "../http/prng.ts"
 import type { SimClock } from "./clock.ts"
 import { createCustomer, deleteCustomer, setCustomerRole, STANDARD_ROLES, updateCustomer } from "./customers/customer-writes.ts"
 import { SiteTime } from "./dates.ts"
@@ -41,6 +42,8 @@ const REFUNDED_BY_STATUS_REASON =
 export interface StateOptions {
   clock: SimClock
   timezone: string
+  /** Seeds the order in which list answers give rows that tie on the sort key; default 1. */
+  seed?: number
 }
 
 export class StoreState {
@@ -77,9 +80,13 @@ export class StoreState {
   readonly deletedProducts = new Map<number, ProductRecord>()
 
   private readonly clock: SimClock
+  private readonly seed: number
+  /** List requests answered so far: each one orders its ties its own way. */
+  private listRequests = 0
 
   constructor(data: StoreData, options: StateOptions) {
     this.clock = options.clock
+    this.seed = options.seed ?? 1
     this.site = new SiteTime(options.timezone)
     for (const p of data.products) this.productById.set(p.id, p)
     for (const v of data.variations) this.variationById.set(v.id, v)
@@ -144,6 +151,11 @@ export class StoreState {
   /** Current time in whole epoch seconds. */
   now(): number {
     return Math.floor(this.clock.now() / 1000)
+  }
+
+  /** One list request's generator for the order of tied rows: the same for the same seed and request count. */
+  listRng(): Rng {
+    return createRng(hashInts(this.seed, ++this.listRequests))
   }
 
   // ---- orders ----

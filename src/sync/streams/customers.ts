@@ -22,7 +22,7 @@ const readPage = (params: Record<string, string | number>) =>
     Effect.map(store.list(PATH, { ...EVERY_ROLE, ...params }, Schema.Unknown), (p) => ({ ...p, screened: screen(p.items, mayHoldNul(p.json)) })))
 
 /** A document's JSON text and its md5: what store.customers.doc_hash holds. */
-const hashed = <A>(doc: A) => {
+export const hashed = <A>(doc: A) => {
   const text = JSON.stringify(doc)
   return { doc, text, hash: createHash("md5").update(text).digest("hex") }
 }

@@ -3,8 +3,11 @@ import { Effect, type Schema } from "effect"
 import type { QueryParams } from "../../store-client/client.js"
 import { Loader, type LoadKind } from "../../warehouse/loader.js"
 import type { RunContext } from "../context.js"
+import { wholeSecond } from "../cursor.js"
+import { listingHead } from "../head.js"
 import { walkStream } from "../slices.js"
-import type { Doc, WalkPage } from "../walk.js"
+import { SyncState } from "../state.js"
+import type { Doc, Listing, WalkPage } from "../walk.js"
 import { heldBefore, retryQuarantined } from "./quarantined.js"
 import { createdWindow } from "./window.js"
 
@@ -19,10 +22,18 @@ export interface Listings<A extends Doc> {
   readonly listings: ReadonlyArray<{ readonly stream: string; readonly params: QueryParams }>
 }
 
+/** What a resource's listings gave: rows loaded, and their count before the run's upper bound when it came free. */
+export interface Walked {
+  readonly rows: number
+  /** The sum of every listing's head (undefined when one was walked without: a resume of slices, a backfill). */
+  readonly total: number | undefined
+}
+
 /**
  * Walks every listing from its cursor; a backfill walks the created dates of its window and
- * moves no cursor. Then the resource's quarantined documents are read again by id. `onDocs` sees
- * each page's documents once they are loaded.
+ * moves no cursor. A listing without slices pending is asked for its head first, and not walked when
+ * nothing is newer than its cursor. Then the resource's quarantined documents are read again by id.
+ * `onDocs` sees each page's documents once they are loaded.
  */
 export const walkListings = <A extends Doc>(ctx: RunContext, spec: Listings<A>, onDocs: (docs: ReadonlyArray<A>) => Effect.Effect<void>) =>
   Effect.gen(function*() {
@@ -30,14 +41,30 @@ export const walkListings = <A extends Doc>(ctx: RunContext, spec: Listings<A>, 
       onDocs(page.docs).pipe(Effect.zipRight(ctx.progress.page(spec.name, page.docs.length, page.total)))
     const held = yield* heldBefore(spec.kind)
     let rows = 0
+    let total: number | undefined = 0
     for (const listing of spec.listings) {
       const walk = { path: spec.path, params: listing.params, kind: spec.kind, schema: spec.schema }
-      rows += yield* (ctx.mode.kind === "backfill"
-        ? walkStream({ ...walk, field: "created" }, { stream: null, ...createdWindow(ctx.mode, ctx.upper), onPage })
-        : walkStream({ ...walk, field: spec.field }, { stream: listing.stream, upper: ctx.upper, onPage }))
+      if (ctx.mode.kind === "backfill") {
+        total = undefined
+        rows += yield* walkStream({ ...walk, field: "created" }, { stream: null, ...createdWindow(ctx.mode, ctx.upper), onPage })
+        continue
+      }
+      const head = yield* headIfCaughtUp({ ...walk, field: spec.field }, listing.stream, ctx.upper)
+      total = head === undefined || total === undefined ? undefined : total + head.total
+      if (head?.fresh === false) continue
+      rows += yield* walkStream({ ...walk, field: spec.field }, { stream: listing.stream, upper: ctx.upper, onPage })
     }
     const [sql, loader] = yield* Effect.all([SqlClient.SqlClient, Loader])
     const landed = yield* retryQuarantined(spec.kind, spec.schema, (page) => sql.withTransaction(loader.load({ kind: spec.kind, ...page })), held)
     if (landed.length > 0) yield* onDocs(landed)
-    return rows + landed.length
+    return { rows: rows + landed.length, total } satisfies Walked
+  })
+
+/** The head of a listing whose walk would start from one cursor (no slices pending), and whether it holds rows past it. */
+const headIfCaughtUp = (spec: Listing, stream: string, upper: number) =>
+  Effect.gen(function*() {
+    const state = yield* Effect.flatMap(SyncState, (s) => s.read(stream))
+    if (state.details.slices !== undefined) return undefined
+    const head = yield* listingHead(spec, upper)
+    return { total: head.total, fresh: head.newest !== null && head.newest > (wholeSecond(state.cursor) ?? Number.NEGATIVE_INFINITY) }
   })

@@ -35,7 +35,7 @@ export const syncOrders = (ctx: RunContext, output: Ref.Ref<Outputs["orders"]>) 
     const start = yield* Ref.get(output)
     const ids = new Set(start.changed)
     const buyers = new Set(start.customers)
-    const rows = yield* walkListings(ctx, { name: "orders", path: "/orders", kind: "orders", field: "modified", schema: Order, listings: LISTINGS }, (docs) =>
+    const walked = yield* walkListings(ctx, { name: "orders", path: "/orders", kind: "orders", field: "modified", schema: Order, listings: LISTINGS }, (docs) =>
       Effect.suspend(() => {
         for (const d of docs) {
           ids.add(d.id)
@@ -43,6 +43,6 @@ export const syncOrders = (ctx: RunContext, output: Ref.Ref<Outputs["orders"]>) 
         }
         return Ref.set(output, { changed: ids, customers: buyers })
       }))
-    const deleted = yield* findDeletedIfDue(deletionSpec, ctx)
-    return { rows, deleted: deleted.length }
+    const deleted = yield* findDeletedIfDue(deletionSpec, ctx, walked.total)
+    return { rows: walked.rows, deleted: deleted.length }
   })

@@ -25,7 +25,7 @@ export const readVariations = (productId: number) =>
 export const syncProducts = (ctx: RunContext, output: Ref.Ref<Outputs["products"]>) =>
   Effect.gen(function*() {
     const variable = new Set<number>()
-    let rows = yield* walkListings(ctx, { name: "products", path: "/products", kind: "products", field: "modified", schema: Product, listings: LISTINGS }, (docs) =>
+    const walked = yield* walkListings(ctx, { name: "products", path: "/products", kind: "products", field: "modified", schema: Product, listings: LISTINGS }, (docs) =>
       Effect.sync(() => {
         for (const d of docs) if (d.type === "variable") variable.add(d.id)
       }))
@@ -33,10 +33,10 @@ export const syncProducts = (ctx: RunContext, output: Ref.Ref<Outputs["products"
     const variations = yield* Effect.forEach(variable, (productId) =>
       readVariations(productId).pipe(Effect.tap(() => Ref.update(output, (o) => ({ variable: new Set([...o.variable, productId]) })))),
       { concurrency: store.concurrency })
-    rows += variations.reduce((n, v) => n + v, 0)
     const deleted = yield* findDeletedIfDue(
       { table: "products", path: "/products", field: "modified", listings: LISTINGS.map((l) => l.params), stillExists: (id) => existsOrNotFound(`/products/${id}`) },
-      ctx
+      ctx,
+      walked.total
     )
-    return { rows, deleted: deleted.length }
+    return { rows: walked.rows + variations.reduce((n, v) => n + v, 0), deleted: deleted.length }
   })

@@ -23,12 +23,12 @@ export const syncRefunds = (ctx: RunContext, orders: Effect.Effect<Outputs["orde
   Effect.gen(function*() {
     const storeWide = walkListings(ctx, { name: "refunds", path: "/refunds", kind: "refunds", field: "created", schema: Refund, listings: [{ stream: "refunds", params: {} }] }, () => Effect.void)
     const rows = yield* storeWide.pipe(
-      Effect.map((n) => ({ rows: n, storeWide: true })),
+      Effect.map((walked) => ({ rows: walked.rows, total: walked.total, storeWide: true })),
       Effect.catchIf(isNotFound, () =>
         Effect.logInfo("refunds: this store has no store-wide /refunds endpoint; reading refunds per order").pipe(
           Effect.zipRight(orders),
           Effect.flatMap((loaded) => perOrder(ctx, loaded.changed)),
-          Effect.map((n) => ({ rows: n, storeWide: false }))
+          Effect.map((n) => ({ rows: n, total: undefined, storeWide: false }))
         ))
     )
     if (!rows.storeWide) return { rows: rows.rows, deleted: 0 }
@@ -36,7 +36,8 @@ export const syncRefunds = (ctx: RunContext, orders: Effect.Effect<Outputs["orde
     // Refunds never change after creation, so one missing from the store-wide list is gone.
     const deleted = yield* findDeletedIfDue(
       { table: "refunds", path: "/refunds", field: "created", listings: [{}], stillExists: () => Effect.succeed(false) },
-      ctx
+      ctx,
+      rows.total
     )
     return { rows: rows.rows, deleted: deleted.length }
   })

@@ -69,6 +69,8 @@ describe("store simulator: refunds", () => {
   })
 
   it("lets the amount win over the line totals", async () => {
+    // A second later than the first refund: refunds of one second tie, and a store lists ties in any order.
+    clock.set(at("2025-05-02T15:30:01Z"))
     const line = (await call<Order>(sim, `/orders/${orderId}`)).body.line_items[1]!
     const r = await call<Refund>(sim, `/orders/${orderId}/refunds`, { method: "POST", json: { amount: "3.00", line_items: [{ id: line.id, quantity: 1, refund_total: "10.00" }] } })
     expect(r.status).toBe(201)

@@ -43,10 +43,11 @@ export const customerJson = (c: CustomerRecord, r: RenderContext): Json => {
 }
 
 // WordPress orders users by display_name for orderby=name; a WooCommerce customer's display name is its login.
+// WP_User_Query adds no tie-breaker: equal names or registration seconds tie (see pageOf).
 const COMPARE: Record<Exclude<(typeof ORDERBY)[number], "include">, (a: CustomerRecord, b: CustomerRecord) => number> = {
   id: (a, b) => a.id - b.id,
-  name: (a, b) => (a.username < b.username ? -1 : a.username > b.username ? 1 : a.id - b.id),
-  registered_date: (a, b) => a.created - b.created || a.id - b.id,
+  name: (a, b) => (a.username < b.username ? -1 : a.username > b.username ? 1 : 0),
+  registered_date: (a, b) => a.created - b.created,
 }
 
 // Sorted customer lists per (orderby, role), rebuilt only after a customer write: a full scan by a sync client
@@ -81,7 +82,9 @@ const listCustomers: Handler = (ctx) => {
   const r = ctx.render(common.dp)
   const render = (c: CustomerRecord) => customerJson(c, r)
   if (common.orderby !== "include" && ids === undefined && email === undefined && (search === undefined || search === "")) {
-    return listReply(ctx, common, slicePage(sortedCustomers(s, common.orderby, role), common), render)
+    const compare = COMPARE[common.orderby]
+    const ties = { same: (a: CustomerRecord, b: CustomerRecord) => compare(a, b) === 0, rng: s.listRng() }
+    return listReply(ctx, common, slicePage(sortedCustomers(s, common.orderby, role), common, ties), render)
   }
   const rows = sortedCustomers(s, "id", role).filter(
     (c) =>
@@ -90,7 +93,7 @@ const listCustomers: Handler = (ctx) => {
       (search === undefined || search === "" || [c.email, c.username, c.firstName, c.lastName].some((v) => v.toLowerCase().includes(search))),
   )
   const compare = common.orderby === "include" ? includeOrder(common) : COMPARE[common.orderby]
-  return listReply(ctx, common, pageOf(rows, common, compare), render)
+  return listReply(ctx, common, pageOf(rows, common, compare, s.listRng()), render)
 }
 
 const customerReply = (status: number, ctx: RequestContext, c: CustomerRecord, headers?: Record<string, string>): Reply => {

@@ -79,6 +79,7 @@ const listOrders: Handler = (ctx) => {
       predicate: tests.length === 0 ? undefined : (o) => tests.every((t) => t(o)),
       offset: common.skip,
       limit: common.perPage,
+      rng: s.listRng(),
     },
     s.site,
   )

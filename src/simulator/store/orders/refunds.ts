@@ -93,9 +93,9 @@ const listOrderRefunds: Handler = (ctx, { order_id }) => {
     .map((id) => s.refundById.get(id)!)
     .filter((f) => (ids === undefined || ids(f.id)) && created(f.created))
   const sort = sortOf(common)
-  const compare = typeof sort === "function" ? sort : sort === "id" ? (a: RefundRecord, b: RefundRecord) => a.id - b.id : (a: RefundRecord, b: RefundRecord) => a.created - b.created || a.id - b.id
+  const compare = typeof sort === "function" ? sort : sort === "id" ? (a: RefundRecord, b: RefundRecord) => a.id - b.id : (a: RefundRecord, b: RefundRecord) => a.created - b.created
   const r = ctx.render(common.dp)
-  return listReply(ctx, common, pageOf(rows, common, compare), (f) => refundJson(s, f, r, false))
+  return listReply(ctx, common, pageOf(rows, common, compare, s.listRng()), (f) => refundJson(s, f, r, false))
 }
 
 const listStoreRefunds: Handler = (ctx) => {
@@ -116,6 +116,7 @@ const listStoreRefunds: Handler = (ctx) => {
       predicate: tests.length === 0 ? undefined : (f) => tests.every((t) => t(f)),
       offset: common.skip,
       limit: common.perPage,
+      rng: s.listRng(),
     },
     s.site,
   )

@@ -18,17 +18,18 @@ import type { StoreState } from "../state.ts"
 
 const ORDERBY = ["date", "id", "include", "title", "slug", "modified", "price", "popularity", "rating", "menu_order"] as const
 
+// Comparators on the key alone: rows equal on it tie, and the list answer gives ties in no particular order.
 export const byText =
-  <T extends { id: number }>(text: (t: T) => string) =>
+  <T>(text: (t: T) => string) =>
   (a: T, b: T): number => {
     const x = text(a)
     const y = text(b)
-    return x < y ? -1 : x > y ? 1 : a.id - b.id
+    return x < y ? -1 : x > y ? 1 : 0
   }
 export const byNumber =
-  <T extends { id: number }>(n: (t: T) => number) =>
+  <T>(n: (t: T) => number) =>
   (a: T, b: T): number =>
-    n(a) - n(b) || a.id - b.id
+    n(a) - n(b)
 
 const productSort = (s: StoreState, common: CommonList<(typeof ORDERBY)[number]>): ListPlan<ProductRecord>["sort"] => {
   switch (common.orderby) {
@@ -75,6 +76,7 @@ const listProducts: Handler = (ctx) => {
       predicate: (x) => tests.every((t) => t(x)),
       offset: common.skip,
       limit: common.perPage,
+      rng: s.listRng(),
     },
     s.site,
   )

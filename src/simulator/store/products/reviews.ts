@@ -84,6 +84,7 @@ const listReviews: Handler = (ctx) => {
       (product === undefined || product.includes(v.productId)) &&
       (search === undefined || search === "" || [v.review, v.reviewer, v.reviewerEmail].some((f) => f.toLowerCase().includes(search))),
   )
+  // WP_Comment_Query always appends comment_ID "to ensure determinate sorting": reviews never tie.
   const compare: (a: ReviewRecord, b: ReviewRecord) => number =
     common.orderby === "include"
       ? includeOrder(common)
@@ -93,7 +94,7 @@ const listReviews: Handler = (ctx) => {
           ? (a, b) => a.id - b.id
           : (a, b) => a.created - b.created || a.id - b.id
   const r = ctx.render(2)
-  return listReply(ctx, common, pageOf(rows, common, compare), (v) => reviewJson(s, v, r))
+  return listReply(ctx, common, pageOf(rows, common, compare, s.listRng()), (v) => reviewJson(s, v, r))
 }
 
 const remove = (ctx: RequestContext, id: number): Json => {

@@ -54,7 +54,7 @@ const listVariations: Handler = (ctx, { product_id }) => {
           ? byNumber<VariationRecord>((v) => v.created)
           : byNumber<VariationRecord>((v) => v.id)
   const r = ctx.render(2)
-  return listReply(ctx, common, pageOf(rows, common, compare), (v) => variationJson(s, v, r, imageSize))
+  return listReply(ctx, common, pageOf(rows, common, compare, s.listRng()), (v) => variationJson(s, v, r, imageSize))
 }
 
 const render = (ctx: RequestContext, v: VariationRecord): Json => variationJson(ctx.state, v, ctx.render(2), ctx.args().string("image_size") ?? "full")

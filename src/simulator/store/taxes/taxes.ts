@@ -72,12 +72,12 @@ const listRates: Handler = (ctx) => {
   const rows = [...s.taxes.rates.values()].filter((t) => (ids === undefined || ids(t.id)) && (wanted === undefined || t.taxClass === wanted))
   const compare: (a: TaxRateRecord, b: TaxRateRecord) => number =
     common.orderby === "order"
-      ? (a, b) => a.order - b.order || a.id - b.id
+      ? (a, b) => a.order - b.order
       : common.orderby === "priority"
-        ? (a, b) => a.priority - b.priority || a.id - b.id
+        ? (a, b) => a.priority - b.priority
         : (a, b) => a.id - b.id
   const r = ctx.render(2)
-  return listReply(ctx, common, pageOf(rows, common, compare), (t) => rateJson(t, r))
+  return listReply(ctx, common, pageOf(rows, common, compare, s.listRng()), (t) => rateJson(t, r))
 }
 
 const removeRate = (ctx: RequestContext, id: number): Json => {

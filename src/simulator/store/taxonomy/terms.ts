@@ -83,16 +83,16 @@ export const registerTerms = (router: Router<Handler>, family: TermFamily): void
       common.orderby === "include"
         ? includeOrder(common)
         : common.orderby === "name"
-          ? (a, b) => compareText(a.name, b.name) || a.id - b.id
+          ? (a, b) => compareText(a.name, b.name)
           : common.orderby === "slug"
-            ? (a, b) => compareText(a.slug, b.slug) || a.id - b.id
+            ? (a, b) => compareText(a.slug, b.slug)
             : common.orderby === "description"
-              ? (a, b) => compareText(a.description, b.description) || a.id - b.id
+              ? (a, b) => compareText(a.description, b.description)
               : common.orderby === "count"
-                ? (a, b) => s.taxonomy.count(a) - s.taxonomy.count(b) || a.id - b.id
+                ? (a, b) => s.taxonomy.count(a) - s.taxonomy.count(b)
                 : (a, b) => a.id - b.id
     const r = ctx.render(2)
-    return listReply(ctx, common, pageOf(rows, common, compare), (t) => family.json(s, t, r, params))
+    return listReply(ctx, common, pageOf(rows, common, compare, s.listRng()), (t) => family.json(s, t, r, params))
   }
 
   const item = `${family.path}/:id`

@@ -75,10 +75,10 @@ const listWebhooks: Handler = (ctx) => {
       : common.orderby === "id"
         ? (a, b) => a.id - b.id
         : common.orderby === "title" || common.orderby === "slug"
-          ? (a, b) => a.name.localeCompare(b.name) || a.id - b.id
-          : (a, b) => a.created - b.created || a.id - b.id
+          ? (a, b) => a.name.localeCompare(b.name)
+          : (a, b) => a.created - b.created
   const r = ctx.render(2)
-  return listReply(ctx, common, pageOf(rows, common, compare), (w) => webhookJson(w, r))
+  return listReply(ctx, common, pageOf(rows, common, compare, s.listRng()), (w) => webhookJson(w, r))
 }
 
 const remove = (ctx: RequestContext, id: number): Json => {

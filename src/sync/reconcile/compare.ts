@@ -1,0 +1,44 @@
+import type { Listed } from "./listing.js"
+
+/** A live row of the warehouse as the comparison sees it (the same shape as a listed row). */
+export type Held = Listed
+
+/** What differs between the store's listing and the warehouse's live rows. */
+export interface Differences {
+  /** Listed by the store before the upper bound, not live in the warehouse. */
+  readonly missing: ReadonlyArray<number>
+  /** Listed and live on both sides, with another date or another side of the trash. */
+  readonly stale: ReadonlyArray<number>
+  /** Live in the warehouse, listed nowhere by the store: gone unless a single GET still finds it. */
+  readonly gone: ReadonlyArray<number>
+}
+
+const byId = (a: number, b: number) => a - b
+
+/**
+ * Compares both sides. A store row dated at or after `upper` belongs to the next sync and is not compared (a
+ * row without a date always is); `dates` off compares ids alone (refunds never change). A warehouse row is
+ * gone whatever its date: the store's listings are read whole, so a row they lack is not a later change.
+ */
+export const compare = (
+  store: ReadonlyMap<number, Listed>,
+  warehouse: ReadonlyMap<number, Held>,
+  upper: number,
+  dates = true
+): Differences => {
+  const missing: number[] = []
+  const stale: number[] = []
+  for (const row of store.values()) {
+    if (row.at !== null && row.at >= upper) continue
+    const held = warehouse.get(row.id)
+    if (held === undefined) missing.push(row.id)
+    else if (dates && (held.at !== row.at || held.trash !== row.trash)) stale.push(row.id)
+  }
+  const gone = [...warehouse.keys()].filter((id) => !store.has(id))
+  return { missing: missing.sort(byId), stale: stale.sort(byId), gone: gone.sort(byId) }
+}
+
+/** How many ids a record, a log line and a status keep of each kind: enough to look at, not a dump. */
+export const ID_CAP = 100
+
+export const capped = (ids: ReadonlyArray<number>) => ids.slice(0, ID_CAP)

@@ -1,0 +1,114 @@
+import { Effect, Schema } from "effect"
+import { type QueryParams, StoreClient } from "../../store-client/client.js"
+import type { StoreError } from "../../store-client/errors.js"
+import { fromApiGmt } from "../time.js"
+
+/** What a listing tells of one row: its id, its date (epoch second; null when the store gives none), whether it is trash. */
+export interface Listed {
+  readonly id: number
+  readonly at: number | null
+  readonly trash: boolean
+}
+
+/** One listing of a resource: its endpoint, its filters, and the date field that stamps a row. */
+export interface ListingSpec {
+  readonly path: string
+  readonly params: QueryParams
+  readonly stamp: "date_modified_gmt" | "date_created_gmt"
+  /** The rows of this listing are in the trash (status=trash). */
+  readonly trash: boolean
+}
+
+/** A trimmed row (`_fields`): every field but the id may be absent or null. */
+const Row = Schema.Struct({
+  id: Schema.Int,
+  date_modified_gmt: Schema.optional(Schema.NullOr(Schema.String)),
+  date_created_gmt: Schema.optional(Schema.NullOr(Schema.String))
+})
+type Row = typeof Row.Type
+
+/** How many times a seam steps back looking for the last row it read before the listing counts as unreadable. */
+const MAX_STEPS_BACK = 10
+
+/**
+ * Every row of a listing, by id, paged by `offset` in id order (`orderby=id` is the only total order: rows sharing
+ * a date come in any order). The API has no `id > N` filter, so there is no keyset; instead consecutive pages
+ * overlap by one row: page k starts at the row page k−1 ended with. A row removed before it while the pages are
+ * read shifts the rest back, and shows as a page that does not start with that row: then that seam is read again
+ * from further back (`seam`) until the row read last is found, so no row that exists throughout is skipped. Rows
+ * only added (new ids land at the end) never shift a seam. The pages after the first are read together.
+ */
+export const listAll = (spec: ListingSpec) =>
+  Effect.gen(function*() {
+    const store = yield* StoreClient
+    const size = store.perPage
+    const rows = new Map<number, Listed>()
+    const read = (offset: number) =>
+      Effect.map(
+        store.list(spec.path, { ...spec.params, _fields: fieldsOf(spec), orderby: "id", order: "asc", per_page: size, offset }, Row),
+        (page) => ({ items: page.items, total: page.total })
+      )
+    const add = (items: ReadonlyArray<Row>) => items.forEach((r) => rows.set(r.id, toListed(spec, r)))
+    const step = Math.max(1, size - 1)
+
+    const first = yield* read(0)
+    add(first.items)
+    if (first.items.length < size) return rows
+    const offsets = Array.from({ length: pagesFor(first.total, size) - 1 }, (_, i) => (i + 1) * step)
+    const pages = yield* Effect.forEach(offsets, (offset) => Effect.map(read(offset), (p) => ({ offset, items: p.items })), { concurrency: store.concurrency })
+    const all = [{ offset: 0, items: first.items }, ...pages]
+    all.forEach((p) => add(p.items))
+    for (let k = 1; k < all.length; k++) {
+      const before = all[k - 1]!.items
+      if (before.length < size) break
+      const last = before[before.length - 1]!.id
+      const next = all[k]!.items[0]?.id
+      // A page that starts after the row its predecessor ended with: rows before it left, and some may be skipped.
+      if (next === undefined || next > last) yield* seam(read, add, { path: spec.path, last, until: next ?? Infinity, offset: Math.max(0, all[k]!.offset - step), step, size })
+    }
+    // The store grew while it was read (or its first total was short): on from the last page while pages come full.
+    const tail = all[all.length - 1]!
+    if (tail.items.length === size) {
+      yield* seam(read, add, { path: spec.path, last: tail.items[size - 1]!.id, until: Infinity, offset: tail.offset + step, step, size })
+    }
+    return rows
+  })
+
+/** Pages needed to cover `total` rows when consecutive pages share one row. */
+const pagesFor = (total: number, size: number) => (total <= size ? 1 : 1 + Math.ceil((total - size) / Math.max(1, size - 1)))
+
+const fieldsOf = (spec: ListingSpec) => `id,${spec.stamp}`
+
+const toListed = (spec: ListingSpec, r: Row): Listed => {
+  const value = r[spec.stamp]
+  return { id: r.id, at: value === undefined || value === null || value === "" ? null : fromApiGmt(value), trash: spec.trash }
+}
+
+/**
+ * Reads the rows after `last` up to `until` (exclusive; Infinity: to the end) from about `offset`, in pages
+ * overlapping by one row: a page that starts after `last` means rows before it left meanwhile, so it steps back a
+ * page; once `last` (or a row before it) is in the page, what follows it is collected.
+ */
+const seam = (
+  read: (offset: number) => Effect.Effect<{ items: ReadonlyArray<Row> }, StoreError>,
+  add: (items: ReadonlyArray<Row>) => void,
+  from: { path: string; last: number; until: number; offset: number; step: number; size: number }
+) =>
+  Effect.gen(function*() {
+    let { last, offset } = from
+    let back = 0
+    for (;;) {
+      const { items } = yield* read(offset)
+      const head = items[0]?.id
+      if (offset > 0 && (head === undefined || head > last)) {
+        if (++back > MAX_STEPS_BACK) return yield* Effect.logWarning(`${from.path}: the listing kept shifting while it was read; rows after id ${last} may be left to the next pass`)
+        offset = Math.max(0, offset - from.step)
+        continue
+      }
+      add(items.filter((r) => r.id > last))
+      const end = items[items.length - 1]?.id
+      if (items.length < from.size || end === undefined || end >= from.until) return
+      last = end
+      offset += from.step
+    }
+  })
