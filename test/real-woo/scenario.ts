@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runVerify } from "../../src/sync/reconcile/verify.js"
+import { RESOURCES } from "../../src/sync/reconcile/resources.js"
 import { makeStoreHarness, STORE_ID, type WarehouseHarness } from "../support/harness.js"
 import { type RealStore, realWooMissing, startRealStore } from "../support/real-woo.js"
 import { busyShop, changeShop, expectedNetSales, seedShop, type ShopOrder, snapshotShop } from "./shop.js"
@@ -11,10 +13,11 @@ import { busyShop, changeShop, expectedNetSales, seedShop, type ShopOrder, snaps
 const SEED = { seed: Number(process.env["REAL_WOO_SEED"] ?? 7), from: "2026-09-20", days: 60, count: 420, trash: 10, bulk: [150, 130] }
 
 /**
- * Forced deletions and deleted refunds are announced nowhere; a sync only finds them on its deletion check,
- * which production runs every SHOPSYNC_DELETIONS_HOURS (default 1). 0 makes every sync here settle them.
+ * Production's defaults: deletions looked for every run (SHOPSYNC_DELETIONS_HOURS 0), customers fully scanned daily,
+ * the reconciliation daily (SHOPSYNC_VERIFY_HOURS 24: the first sync only starts its clock), so each sync is exact
+ * by itself, not by a repair.
  */
-const SYNC = { deletionsHours: 0 }
+const SYNC = { deletionsHours: 0, customersFullScanHours: 24, verifyHours: 24 }
 
 /**
  * A sync reads up to STORE_SETTLE_SECONDS (2) below the store's clock, leaving rows still being committed to the
@@ -103,6 +106,13 @@ export const describeRealWoo = (options: { hpos: boolean }) => {
       await settled()
       await h.sync(SYNC)
       await expectExact(h, store, `${storage} sync after changes during a sync`)
+    })
+
+    it("a reconciliation of every id and date against the shop finds no drift", async () => {
+      const report = await h.run(runVerify({ resources: RESOURCES, repair: false, waitForLock: false }))
+      const drift = report!.resources.map((r) => ({ resource: r.resource, missing: r.missing, stale: r.stale, gone: r.gone }))
+      console.info(`real-woo ${storage} reconciliation: ${report!.resources.map((r) => `${r.resource} ${r.listed} listed, ${r.requests} requests, ${r.seconds.toFixed(1)} s`).join("; ")}`)
+      expect(drift).toEqual(RESOURCES.map((resource) => ({ resource, missing: [], stale: [], gone: [] })))
     })
   })
 }
