@@ -11,7 +11,8 @@ import { freePort } from "./ports.js"
  */
 export default async function setup(project: TestProject) {
   const scope = Effect.runSync(Scope.make())
-  const dataDir = defaultDataDir(`test-postgres-${process.pid}`)
+  // Each vitest project runs this setup in the same process: the project's name keeps their servers apart.
+  const dataDir = defaultDataDir(`test-postgres-${process.pid}-${project.name}`)
   const server = await Effect.runPromise(
     embeddedPostgres({ dataDir, port: await freePort() }).pipe(Scope.extend(scope))
   )

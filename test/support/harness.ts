@@ -1,8 +1,9 @@
 import { NodeHttpClient } from "@effect/platform-node"
-import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Redacted } from "effect"
+import { ConfigProvider, Effect, Layer, Logger, LogLevel, ManagedRuntime, Redacted } from "effect"
 import { startStoreSimulator, type StoreSimulator, type StoreSimulatorOptions } from "../../src/simulator/store/index.js"
 import { dailyNetSales } from "../../src/simulator/store/reports/reference.js"
-import type { StoreSettings } from "../../src/config/settings.js"
+import { type StoreSettings, storeSettingsConfig } from "../../src/config/settings.js"
+import type { RetryPolicy } from "../../src/http-client/retry.js"
 import { StoreClient, StoreClientLive } from "../../src/store-client/client.js"
 import { SALES_STREAMS, type StreamName } from "../../src/sync/catalogue.js"
 import type { RunMode } from "../../src/sync/context.js"
@@ -15,21 +16,26 @@ export const STORE_ID = "test"
 
 const SilentProgress = Layer.succeed(Progress, Progress.of({ page: () => Effect.void, streamDone: () => Effect.void }))
 
-export interface Harness {
-  readonly sim: StoreSimulator
+/** The real sync engine between a store API and a fresh warehouse database, with what tests read back. */
+export interface WarehouseHarness {
   readonly dbUrl: string
   readonly sync: (options?: SyncOptions) => ReturnType<typeof runPromiseSync>
   readonly rows: <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>
   /** analytics.daily_net_sales in the reference's shape, for direct comparison. */
   readonly netSales: () => Promise<Array<Record<string, string | number>>>
-  /** The simulator's own computation from its in-memory state. */
-  readonly expectedNetSales: () => Array<Record<string, string | number>>
   readonly requests: () => Promise<number>
   /** Runs an effect against the harness's store client and warehouse (e.g. `runVerify`). */
   readonly run: <A, E>(effect: Effect.Effect<A, E, StoreClient | Progress | import("@effect/sql").SqlClient.SqlClient>) => Promise<A>
   /** What `shopsync status` shows per stream. */
   readonly status: () => Promise<ReadonlyArray<StreamStatus>>
   readonly close: () => Promise<void>
+}
+
+/** A warehouse harness in front of the store simulator. */
+export interface Harness extends WarehouseHarness {
+  readonly sim: StoreSimulator
+  /** The simulator's own computation from its in-memory state. */
+  readonly expectedNetSales: () => Array<Record<string, string | number>>
 }
 
 interface SyncOptions {
@@ -73,7 +79,6 @@ export const makeHarness = async (
   storeOptions: Partial<StoreSettings> = {}
 ): Promise<Harness> => {
   const sim = await startStoreSimulator(simOptions)
-  const db = await freshDatabase()
   const settings: StoreSettings = {
     apiUrl: sim.url,
     consumerKey: Redacted.make("ck_demo"),
@@ -86,10 +91,39 @@ export const makeHarness = async (
     concurrency: 4,
     ...storeOptions
   }
+  // The simulator answers at once: retries need no production-sized pauses.
+  const policy = { maxAttempts: settings.maxAttempts, baseDelayMs: 5, maxDelayMs: 50, timeoutMs: settings.requestTimeoutMs }
+  const harness = await connectHarness(settings, policy, () => sim.close())
+  return { ...harness, sim, expectedNetSales: () => dailyNetSales(sim.state).map((r) => ({ ...r })) }
+}
+
+/** Where an external store answers (a real WooCommerce): its API root and REST key. */
+export interface ExternalStore {
+  readonly apiUrl: string
+  readonly consumerKey: string
+  readonly consumerSecret: string
+}
+
+/**
+ * The same harness against a store running elsewhere, with the settings and retry policy production derives
+ * from STORE_API_URL, STORE_CONSUMER_KEY and STORE_CONSUMER_SECRET alone (STORE_AUTH auto: OAuth 1.0a over
+ * plain http), so a test meets the store as a deployment would. The store itself is the caller's to stop.
+ */
+export const makeStoreHarness = async (store: ExternalStore): Promise<WarehouseHarness> => {
+  const env = new Map([
+    ["STORE_API_URL", store.apiUrl],
+    ["STORE_CONSUMER_KEY", store.consumerKey],
+    ["STORE_CONSUMER_SECRET", store.consumerSecret],
+    ["STORE_ID", STORE_ID]
+  ])
+  const settings = Effect.runSync(storeSettingsConfig.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(env))))
+  return connectHarness(settings, undefined, async () => {})
+}
+
+const connectHarness = async (settings: StoreSettings, policy: RetryPolicy | undefined, closeStore: () => Promise<void>): Promise<WarehouseHarness> => {
+  const db = await freshDatabase()
   const layer = Layer.mergeAll(
-    StoreClientLive(settings, { maxAttempts: settings.maxAttempts, baseDelayMs: 5, maxDelayMs: 50, timeoutMs: settings.requestTimeoutMs }).pipe(
-      Layer.provide(NodeHttpClient.layerUndici)
-    ),
+    StoreClientLive(settings, policy).pipe(Layer.provide(NodeHttpClient.layerUndici)),
     pgLayer(Redacted.make(db.url)),
     SilentProgress,
     Logger.minimumLogLevel(LogLevel.None)
@@ -97,7 +131,6 @@ export const makeHarness = async (
   const runtime = ManagedRuntime.make(layer) as unknown as Runtime
   const rows = <T,>(text: string, params: unknown[] = []) => sqlRows<T>(db.url, text, params)
   return {
-    sim,
     dbUrl: db.url,
     sync: (options = {}) => runPromiseSync(runtime, options),
     rows,
@@ -108,13 +141,12 @@ export const makeHarness = async (
          FROM analytics.daily_net_sales WHERE store_id = $1 ORDER BY day, currency`,
         [STORE_ID]
       )),
-    expectedNetSales: () => dailyNetSales(sim.state).map((r) => ({ ...r })),
     requests: () => runtime.runPromise(Effect.flatMap(StoreClient, (s) => s.requestCount)),
     run: (effect) => runtime.runPromise(effect),
     status: () => runtime.runPromise(Effect.flatMap(SyncState, (s) => s.status({})).pipe(Effect.provide(SyncStateLive(STORE_ID)))),
     close: async () => {
       await runtime.dispose()
-      await sim.close()
+      await closeStore()
       await db.drop()
     }
   }

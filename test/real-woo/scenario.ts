@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runVerify } from "../../src/sync/reconcile/verify.js"
+import { RESOURCES } from "../../src/sync/reconcile/resources.js"
+import { makeStoreHarness, STORE_ID, type WarehouseHarness } from "../support/harness.js"
+import { type RealStore, realWooMissing, startRealStore } from "../support/real-woo.js"
+import { busyShop, changeShop, expectedNetSales, seedShop, type ShopOrder, snapshotShop } from "./shop.js"
+
+/**
+ * 420 orders over 60 store-local days around the end of summer time in Europe/Paris (2026-10-25), then two bulk
+ * edits leaving 150 and 130 orders on one modified second each: with about 130 orders modified before them,
+ * pages of 100 end inside both seconds. REAL_WOO_SEED picks another shop of the same shape.
+ */
+const SEED = { seed: Number(process.env["REAL_WOO_SEED"] ?? 7), from: "2026-09-20", days: 60, count: 420, trash: 10, bulk: [150, 130] }
+
+/**
+ * Production's defaults: deletions looked for every run (SHOPSYNC_DELETIONS_HOURS 0), customers fully scanned daily,
+ * the reconciliation daily (SHOPSYNC_VERIFY_HOURS 24: the first sync only starts its clock), so each sync is exact
+ * by itself, not by a repair.
+ */
+const SYNC = { deletionsHours: 0, customersFullScanHours: 24, verifyHours: 24 }
+
+/**
+ * A sync reads up to STORE_SETTLE_SECONDS (2) below the store's clock, leaving rows still being committed to the
+ * next run; the tests wait that long after changing the shop so one sync is expected to see every change.
+ */
+const settled = () => new Promise((resolve) => setTimeout(resolve, 3_000))
+
+interface Difference {
+  readonly ordersMissing: ReadonlyArray<number>
+  readonly ordersExtra: ReadonlyArray<number>
+  readonly refundsMissing: ReadonlyArray<number>
+  readonly refundsExtra: ReadonlyArray<number>
+  readonly daysWrong: ReadonlyArray<string>
+}
+
+const ids = async (h: WarehouseHarness, table: string) =>
+  (await h.rows<{ id: number }>(`SELECT id FROM ${table} WHERE store_id = $1 AND deleted_at IS NULL ORDER BY id`, [STORE_ID])).map((r) => Number(r.id))
+
+const without = (a: ReadonlyArray<number>, b: ReadonlyArray<number>) => {
+  const other = new Set(b)
+  return a.filter((x) => !other.has(x))
+}
+
+/** The warehouse against the shop's own data: ids of orders (trash included) and refunds, and the daily figures. */
+const difference = async (h: WarehouseHarness, shop: ReadonlyArray<ShopOrder>): Promise<Difference> => {
+  const shopOrders = shop.map((o) => o.id)
+  const shopRefunds = shop.flatMap((o) => o.refunds.map((r) => r.id))
+  const [orders, refunds] = [await ids(h, "store.orders"), await ids(h, "store.refunds")]
+  const expected = new Map(expectedNetSales(shop).map((r) => [`${r.day} ${r.currency}`, JSON.stringify(r)]))
+  const actual = new Map((await h.netSales()).map((r) => [`${r["day"]} ${r["currency"]}`, JSON.stringify(r)]))
+  const days = [...new Set([...expected.keys(), ...actual.keys()])].sort()
+  return {
+    ordersMissing: without(shopOrders, orders),
+    ordersExtra: without(orders, shopOrders),
+    refundsMissing: without(shopRefunds, refunds),
+    refundsExtra: without(refunds, shopRefunds),
+    daysWrong: days.filter((d) => expected.get(d) !== actual.get(d))
+  }
+}
+
+/** Asserts the warehouse is exact, after printing one line of what differs (the figures a failure is about). */
+const expectExact = async (h: WarehouseHarness, store: RealStore, label: string) => {
+  const shop = await snapshotShop(store)
+  const diff = await difference(h, shop)
+  console.info(`real-woo ${label} (seed ${SEED.seed}): shop ${shop.length} orders; missing ${diff.ordersMissing.length} orders, ` +
+    `${diff.refundsMissing.length} refunds; extra ${diff.ordersExtra.length} orders, ${diff.refundsExtra.length} refunds; ` +
+    `${diff.daysWrong.length} (day, currency) rows wrong`)
+  expect(diff).toEqual({ ordersMissing: [], ordersExtra: [], refundsMissing: [], refundsExtra: [], daysWrong: [] })
+  expect(await h.netSales()).toEqual(expectedNetSales(shop))
+}
+
+/** One real store per storage, synced three times: from scratch, after a day of changes, while it changes. */
+export const describeRealWoo = (options: { hpos: boolean }) => {
+  const storage = options.hpos ? "HPOS" : "posts storage"
+  describe.skipIf(realWooMissing())(`a real WooCommerce store (${storage})`, () => {
+    let store: RealStore
+    let h: WarehouseHarness
+
+    beforeAll(async () => {
+      store = await startRealStore({ hpos: options.hpos })
+      await seedShop(store, SEED)
+      h = await makeStoreHarness(store)
+    })
+
+    afterAll(async () => {
+      await h?.close()
+      await store?.stop()
+    })
+
+    it("a first sync holds every order and the shop's daily net sales", async () => {
+      await h.sync(SYNC)
+      await expectExact(h, store, `${storage} first sync`)
+    })
+
+    it("a second sync follows trash, untrash, forced deletion, refunds added and deleted, and a bulk edit", async () => {
+      await changeShop(store, { seed: 11, bulk: 150 })
+      await settled()
+      await h.sync(SYNC)
+      await expectExact(h, store, `${storage} second sync`)
+    })
+
+    it("a sync while the shop changes, then one more, end exact", async () => {
+      const busy = busyShop(store, { seed: 13, rounds: 10, pause_ms: 700 })
+      await h.sync(SYNC)
+      await busy
+      await settled()
+      await h.sync(SYNC)
+      await expectExact(h, store, `${storage} sync after changes during a sync`)
+    })
+
+    it("a reconciliation of every id and date against the shop finds no drift", async () => {
+      const report = await h.run(runVerify({ resources: RESOURCES, repair: false, waitForLock: false }))
+      const drift = report!.resources.map((r) => ({ resource: r.resource, missing: r.missing, stale: r.stale, gone: r.gone }))
+      console.info(`real-woo ${storage} reconciliation: ${report!.resources.map((r) => `${r.resource} ${r.listed} listed, ${r.requests} requests, ${r.seconds.toFixed(1)} s`).join("; ")}`)
+      expect(drift).toEqual(RESOURCES.map((resource) => ({ resource, missing: [], stale: [], gone: [] })))
+    })
+  })
+}
