@@ -181,14 +181,16 @@ const readRange = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range,
     const placed = items.map(position)
     const fresh = items.flatMap((_, i) => (wasSeen(step.seen, placed[i]!) ? [] : [i]))
     const seconds = placed.flatMap((p) => (p === null ? [] : [p.at]))
+    const full = items.length === store.perPage
+    if (!full) {
+      // The range's last page: every row of it is here (rows without a place are set aside with it).
+      const cursor = seconds.length === 0 ? step.cursor : through(Math.max(...seconds))
+      return Effect.succeed(next([pageOf(spec, page, fresh, { cursor, seen: null, last: true })], Option.none()))
+    }
     if (seconds.length === 0) {
-      return Effect.fail(new StoreDocumentInvalid({ url: spec.path, detail: "a page without one row whose id and date can be read" }))
+      return Effect.fail(new StoreDocumentInvalid({ url: spec.path, detail: "a full page without one row whose id and date can be read" }))
     }
     const last = Math.max(...seconds)
-    if (items.length < store.perPage) {
-      // The range's last page: every row of it is here.
-      return Effect.succeed(next([pageOf(spec, page, fresh, { cursor: through(last), seen: null, last: true })], Option.none()))
-    }
     // Every second before `last` is whole; `last` may go on past this page.
     const before = wholeSecond(step.cursor) ?? Number.NEGATIVE_INFINITY
     const cursor = last - 1 > before ? through(last - 1) : step.cursor
