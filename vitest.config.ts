@@ -15,8 +15,15 @@ export default defineConfig({
       {
         extends: true,
         // Each file starts a real WooCommerce store (PHP, MariaDB) and syncs it: minutes, not seconds. Run alone
-        // with `npx vitest run --project real-woo`.
-        test: { name: "real-woo", include: [`${REAL_WOO}/*.test.ts`], testTimeout: 300_000, hookTimeout: 300_000 }
+        // with `npx vitest run --project real-woo`. After the default project (groupOrder), so its PHP and MariaDB
+        // do not share the two cores with the tests that time the client's pace.
+        test: {
+          name: "real-woo",
+          include: [`${REAL_WOO}/*.test.ts`],
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+          sequence: { groupOrder: 1 }
+        }
       }
     ]
   }

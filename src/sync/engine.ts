@@ -1,4 +1,6 @@
-import { Effect, Layer, Option, Schema } from "effect"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import { Effect, Layer, Option, Schema, type Scope } from "effect"
 import { warehouseRetryConfig } from "../config/settings.js"
 import { StoreClient } from "../store-client/client.js"
 import { LiveRowsLive } from "../warehouse/live-rows.js"
@@ -19,6 +21,9 @@ import { reconcileIfDue } from "./reconcile/schedule.js"
 
 export type { RunSummary, StreamResult } from "./errors.js"
 export { Progress, type SyncRequest } from "./context.js"
+
+/** What a run's body may use: the store, the warehouse, progress, and the store's repositories. */
+type RunNeeds = StoreClient | SqlClient.SqlClient | Progress | Scope.Scope | Layer.Layer.Success<ReturnType<typeof repositories>>
 
 /** The warehouse as one store's run sees it. */
 const repositories = (storeId: string) =>
@@ -46,19 +51,30 @@ export const storeDailyTotals = Effect.flatMap(Loader, (loader) => loader.storeD
  * undefined when another run holds the run lock (and `waitForLock` is off).
  */
 export const runSync = (request: SyncRequest) =>
+  underRunLock({ command: request.mode.kind, streams: request.streams, wait: request.waitForLock, waitSeconds: request.waitSeconds }, (locks) =>
+    runLocked(request, locks))
+
+/**
+ * `body` as a run of `command` recorded in sync.runs, under the store's run lock (waiting for it when asked), with
+ * the store's repositories; undefined when another run holds the lock.
+ */
+export const underRunLock = <A, E>(
+  run: { readonly command: string; readonly streams: ReadonlyArray<string>; readonly wait: boolean; readonly waitSeconds?: number | undefined },
+  body: (locks: RunLocks) => Effect.Effect<A, E | SqlError, RunNeeds>
+) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
     const retrySeconds = yield* warehouseRetryConfig
     yield* migrate
     const runs = yield* Effect.provide(Runs, RunsLive(store.storeId))
     const locks = yield* acquireRunLocks(store.storeId, {
-      wait: request.waitForLock,
-      waitSeconds: request.waitSeconds,
+      wait: run.wait,
+      waitSeconds: run.waitSeconds,
       retrySeconds,
-      begin: (alone) => runs.begin(request.mode.kind, request.streams, store.requestCount, alone)
+      begin: (alone) => runs.begin(run.command, run.streams, store.requestCount, alone)
     })
     if (Option.isNone(locks)) return undefined
-    return yield* Effect.provide(locks.value.untilLost(runLocked(request, locks.value)), repositories(store.storeId))
+    return yield* Effect.provide(locks.value.untilLost(body(locks.value)), repositories(store.storeId))
   }).pipe(Effect.scoped)
 
 /** A stream of the other resources left to the run that is refreshing them. */

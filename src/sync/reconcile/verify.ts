@@ -1,16 +1,10 @@
-import { Clock, Effect, Layer, Option } from "effect"
-import { warehouseRetryConfig } from "../../config/settings.js"
+import { Clock, Effect } from "effect"
 import { StoreClient } from "../../store-client/client.js"
 import { withGuard } from "../../warehouse/lease.js"
-import { LiveRowsLive } from "../../warehouse/live-rows.js"
-import { LoaderLive } from "../../warehouse/loader.js"
-import { migrate } from "../../warehouse/migrate.js"
-import { storeDailyTotals, storeNow } from "../engine.js"
-import { acquireRunLocks, type RunLocks } from "../lock.js"
-import { Runs, RunsLive } from "../runs.js"
-import { SyncState, SyncStateLive } from "../state.js"
+import { storeDailyTotals, storeNow, underRunLock } from "../engine.js"
+import type { RunLocks } from "../lock.js"
+import { SyncState } from "../state.js"
 import { type PassReport, reconcile } from "./reconcile.js"
-import { ReconciliationsLive } from "./record.js"
 import { RESOURCES, type ResourceName } from "./resources.js"
 import { RECONCILIATION } from "./schedule.js"
 
@@ -27,9 +21,6 @@ export interface VerifyReport extends PassReport {
   readonly seconds: number
 }
 
-const repositories = (storeId: string) =>
-  Layer.mergeAll(SyncStateLive(storeId), LoaderLive(storeId), LiveRowsLive(storeId), ReconciliationsLive(storeId))
-
 /**
  * A reconciliation on its own (`shopsync verify`), recorded as a run of its own under the store's run lock, as a
  * sync is: no sync writes while it compares and repairs. Returns undefined when another run holds the lock (and
@@ -37,19 +28,7 @@ const repositories = (storeId: string) =>
  * SHOPSYNC_VERIFY_HOURS later.
  */
 export const runVerify = (request: VerifyRequest) =>
-  Effect.gen(function*() {
-    const store = yield* StoreClient
-    const retrySeconds = yield* warehouseRetryConfig
-    yield* migrate
-    const runs = yield* Effect.provide(Runs, RunsLive(store.storeId))
-    const locks = yield* acquireRunLocks(store.storeId, {
-      wait: request.waitForLock,
-      retrySeconds,
-      begin: (alone) => runs.begin("verify", request.resources, store.requestCount, alone)
-    })
-    if (Option.isNone(locks)) return undefined
-    return yield* Effect.provide(locks.value.untilLost(verifyLocked(request, locks.value)), repositories(store.storeId))
-  }).pipe(Effect.scoped)
+  underRunLock({ command: "verify", streams: request.resources, wait: request.waitForLock }, (locks) => verifyLocked(request, locks))
 
 const verifyLocked = (request: VerifyRequest, locks: RunLocks) =>
   Effect.gen(function*() {
