@@ -43,6 +43,15 @@ export interface RealStore extends ExternalStore {
 }
 
 const run = promisify(execFile)
+
+/** The last lines of a log file, or what kept it from being read. */
+const tail = (file: string) => {
+  try {
+    return fs.readFileSync(file, "utf8").trim().split("\n").slice(-8).join("\n")
+  } catch (e) {
+    return String(e)
+  }
+}
 const script = (name: string) => path.join(REAL_WOO_DIR, name)
 
 const readEnv = (file: string): Record<string, string> =>
@@ -63,8 +72,10 @@ export const startRealStore = async (options: StoreOptions): Promise<RealStore> 
     // A port of ours: start.sh would otherwise ask python3 for one, which a bare CI image may lack.
     await run(script("start.sh"), [dir, String(await freePort())], { env, maxBuffer: 1 << 20 })
   } catch (e) {
+    // The store's own logs say why (MariaDB slow to start on a busy machine, a PHP error): keep them in the error.
+    const logs = ["mariadb.err", "install.log", "php-server.log"].map((name) => `${name}: ${tail(path.join(dir, name))}`).join("\n")
     await stop()
-    throw e
+    throw new Error(`real-woo: start.sh failed (${(e as { stderr?: string }).stderr?.trim() || String(e)})\n${logs}`)
   }
   const settings = readEnv(path.join(dir, "store.env"))
   return {
