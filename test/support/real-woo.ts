@@ -44,6 +44,32 @@ export interface RealStore extends ExternalStore {
 
 const run = promisify(execFile)
 
+const START_LOCK = path.join(os.tmpdir(), "real-woo-start.lock")
+
+/**
+ * Runs `start` while no other test file starts a store. start.sh checks for PHP with `php -m | grep -q` under
+ * `pipefail`, which now and then reads as "missing" (grep exits first, php gets SIGPIPE) and runs apt-get: two
+ * starts at once then fight over apt's lock, and one fails. A directory is created atomically, so it is the lock;
+ * one older than five minutes was left by a killed run.
+ */
+const oneAtATime = async <A>(start: () => Promise<A>): Promise<A> => {
+  for (;;) {
+    try {
+      fs.mkdirSync(START_LOCK)
+      break
+    } catch {
+      const age = Date.now() - (fs.statSync(START_LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now())
+      if (age > 300_000) fs.rmSync(START_LOCK, { recursive: true, force: true })
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+  }
+  try {
+    return await start()
+  } finally {
+    fs.rmSync(START_LOCK, { recursive: true, force: true })
+  }
+}
+
 /** The last lines of a log file, or what kept it from being read. */
 const tail = (file: string) => {
   try {
@@ -70,7 +96,7 @@ export const startRealStore = async (options: StoreOptions): Promise<RealStore> 
   }
   try {
     // A port of ours: start.sh would otherwise ask python3 for one, which a bare CI image may lack.
-    await run(script("start.sh"), [dir, String(await freePort())], { env, maxBuffer: 1 << 20 })
+    await oneAtATime(async () => run(script("start.sh"), [dir, String(await freePort())], { env, maxBuffer: 1 << 20 }))
   } catch (e) {
     // The store's own logs say why (MariaDB slow to start on a busy machine, a PHP error): keep them in the error.
     const logs = ["mariadb.err", "install.log", "php-server.log"].map((name) => `${name}: ${tail(path.join(dir, name))}`).join("\n")
