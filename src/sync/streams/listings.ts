@@ -49,7 +49,7 @@ export const walkListings = <A extends Doc>(ctx: RunContext, spec: Listings<A>, 
         rows += yield* walkStream({ ...walk, field: "created" }, { stream: null, ...createdWindow(ctx.mode, ctx.upper), onPage })
         continue
       }
-      const head = yield* headIfCaughtUp({ ...walk, field: spec.field }, listing.stream, ctx.upper)
+      const head = yield* headPastCursor({ ...walk, field: spec.field }, listing.stream, ctx.upper)
       total = head === undefined || total === undefined ? undefined : total + head.total
       if (head?.fresh === false) continue
       rows += yield* walkStream({ ...walk, field: spec.field }, { stream: listing.stream, upper: ctx.upper, onPage })
@@ -61,7 +61,7 @@ export const walkListings = <A extends Doc>(ctx: RunContext, spec: Listings<A>, 
   })
 
 /** The head of a listing whose walk would start from one cursor (no slices pending), and whether it holds rows past it. */
-const headIfCaughtUp = (spec: Listing, stream: string, upper: number) =>
+const headPastCursor = (spec: Listing, stream: string, upper: number) =>
   Effect.gen(function*() {
     const state = yield* Effect.flatMap(SyncState, (s) => s.read(stream))
     if (state.details.slices !== undefined) return undefined
