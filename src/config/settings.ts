@@ -32,8 +32,8 @@ export interface StoreSettings {
 }
 
 /**
- * auto: HTTP Basic over HTTPS; over plain HTTP, Basic until the store says it saw no credentials, then OAuth 1.0a.
- * basic: HTTP Basic always. oauth1: OAuth 1.0a signatures always. query: key and secret as query parameters (HTTPS only).
+ * auto: HTTP Basic over HTTPS; over plain HTTP, OAuth 1.0a from the first request (Basic would send the secret in clear).
+ * basic: HTTP Basic always (over plain HTTP only when chosen, with a warning every run). oauth1: OAuth 1.0a signatures always. query: key and secret as query parameters (HTTPS only).
  */
 export const STORE_AUTH_CHOICES = ["auto", "basic", "oauth1", "query"] as const
 export type StoreAuth = (typeof STORE_AUTH_CHOICES)[number]
@@ -62,7 +62,7 @@ const storeAuth = named(
     Config.map((s) => s.trim().toLowerCase()),
     Config.withDefault("auto"),
     Config.validate({
-      message: `STORE_AUTH must be one of ${STORE_AUTH_CHOICES.join(", ")} (auto: HTTP Basic over HTTPS, OAuth 1.0a over plain HTTP when Basic is not read)`,
+      message: `STORE_AUTH must be one of ${STORE_AUTH_CHOICES.join(", ")} (auto: HTTP Basic over HTTPS, OAuth 1.0a over plain HTTP)`,
       validation: (s): s is StoreAuth => (STORE_AUTH_CHOICES as ReadonlyArray<string>).includes(s)
     })
   )
