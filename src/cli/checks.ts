@@ -1,6 +1,6 @@
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Data, Effect, Either, Layer, Option, Schema } from "effect"
+import { type ConfigError, Data, Effect, Either, Layer, Option, Schema } from "effect"
 import { type StoreSettings, storeSettingsConfig } from "../config/settings.js"
 import { MARKETING_VARIABLES, marketingSettingsOption } from "../marketing-client/config.js"
 import { marketingRetryPolicy } from "../marketing-client/http.js"
@@ -158,10 +158,16 @@ export const warehouseChecks = Effect.gen(function*() {
   Effect.catchAll((e) => Effect.succeed([failed("warehouse.connect", describe(e), "check DATABASE_URL (or unset it to use the embedded warehouse)")]))
 )
 
+/** The fix for a marketing configuration error: a refused plain-http root has its own. */
+const marketingConfigFix = (error: ConfigError.ConfigError) =>
+  String(error).includes("MARKETING_ALLOW_HTTP")
+    ? "use the service's https:// address in MARKETING_BASE_URL, or set MARKETING_ALLOW_HTTP=1 to accept an unencrypted connection"
+    : "set all three MARKETING_ variables, or none"
+
 /** The marketing service, when configured: a token obtained with the client credentials. */
 export const marketingChecks = Effect.gen(function*() {
   const configured = yield* Effect.either(marketingSettingsOption)
-  if (Either.isLeft(configured)) return [failed("marketing.config", describe(configured.left), "set all three MARKETING_ variables, or none")]
+  if (Either.isLeft(configured)) return [failed("marketing.config", describe(configured.left), marketingConfigFix(configured.left))]
   if (Option.isNone(configured.right)) {
     return [skipped("marketing.token", `not configured (${MARKETING_VARIABLES.join(", ")} unset): \`sync\` pushes no contacts`)]
   }

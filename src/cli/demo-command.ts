@@ -1,7 +1,8 @@
 import { Command, Options } from "@effect/cli"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Data, Effect, Layer, Redacted, Schema } from "effect"
+import { ConfigProvider, Data, Effect, Layer, Redacted, Schema } from "effect"
+import { marketingSettingsConfig } from "../config/settings.js"
 import { Outbox, OutboxLive } from "../contacts/outbox.js"
 import { StoreClientLive } from "../store-client/client.js"
 import { runSync } from "../sync/engine.js"
@@ -25,6 +26,20 @@ const simulators = Effect.promise(() =>
 
 /** The demo's figures disagree with the simulator's own: the one thing the demo exists to show cannot be shown. */
 class DemoMismatch extends Data.TaggedError("DemoMismatch")<{ readonly message: string }> {}
+
+/**
+ * The marketing simulator's settings, read as a deployment's are, so the demo passes the same checks; it listens on
+ * plain http, which only MARKETING_ALLOW_HTTP=1 accepts.
+ */
+const demoMarketingSettings = (baseUrl: string) =>
+  Effect.withConfigProvider(marketingSettingsConfig, ConfigProvider.fromMap(new Map([
+    ["MARKETING_BASE_URL", baseUrl],
+    ["MARKETING_CLIENT_ID", "mk_demo"],
+    ["MARKETING_CLIENT_SECRET", "mk_secret"],
+    ["MARKETING_ALLOW_HTTP", "1"],
+    ["MARKETING_MAX_ATTEMPTS", "5"],
+    ["MARKETING_REQUEST_TIMEOUT_MS", "30000"]
+  ])))
 
 /** The demo store's rows and cursors, emptied (nothing to empty on a warehouse not migrated yet). */
 const resetStore = Effect.all([Effect.flatMap(Loader, (loader) => loader.reset), Effect.flatMap(SyncState, (state) => state.reset)]).pipe(
@@ -100,16 +115,7 @@ export const demoCommand = Command.make("demo", { orders, seed }, (o) =>
     )
     yield* Effect.logInfo(`demo: marketing simulator at ${marketing.baseUrl}`)
     yield* (yield* Outbox).reset(STORE_ID).pipe(Effect.catchAll(() => Effect.void))
-    const pushed = yield* runPush({
-      baseUrl: marketing.baseUrl,
-      clientId: Redacted.make("mk_demo"),
-      clientSecret: Redacted.make("mk_secret"),
-      batchSize: 200,
-      concurrency: 2,
-      maxAttempts: 5,
-      requestTimeoutMs: 30_000,
-      tokenMarginSeconds: 60
-    }, STORE_ID)
+    const pushed = yield* runPush(yield* demoMarketingSettings(marketing.baseUrl), STORE_ID)
     process.stdout.write("\n")
     yield* reportPush(pushed)
     const contacts = marketing.state.listContacts().length

@@ -123,7 +123,7 @@ const marketingCommand = Command.make(
         })
       )
       process.stdout.write(
-        `marketing simulator listening\n  MARKETING_BASE_URL=${sim.baseUrl}\n  MARKETING_CLIENT_ID=${o.clientId}\n  MARKETING_CLIENT_SECRET=${o.clientSecret}\n` +
+        `marketing simulator listening\n  MARKETING_BASE_URL=${sim.baseUrl}\n  MARKETING_CLIENT_ID=${o.clientId}\n  MARKETING_CLIENT_SECRET=${o.clientSecret}\n  MARKETING_ALLOW_HTTP=1\n` +
           `(API under /api, OAuth under /oauth/v2, tokens valid ${o.expiresIn} s; Ctrl-C to stop)\n`
       )
       yield* serveUntilInterrupted(() => sim.close())

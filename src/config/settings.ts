@@ -32,8 +32,8 @@ export interface StoreSettings {
 }
 
 /**
- * auto: HTTP Basic over HTTPS; over plain HTTP, Basic until the store says it saw no credentials, then OAuth 1.0a.
- * basic: HTTP Basic always. oauth1: OAuth 1.0a signatures always. query: key and secret as query parameters (HTTPS only).
+ * auto: HTTP Basic over HTTPS; over plain HTTP, OAuth 1.0a from the first request (Basic would send the secret in clear).
+ * basic: HTTP Basic always (over plain HTTP only when chosen, with a warning every run). oauth1: OAuth 1.0a signatures always. query: key and secret as query parameters (HTTPS only).
  */
 export const STORE_AUTH_CHOICES = ["auto", "basic", "oauth1", "query"] as const
 export type StoreAuth = (typeof STORE_AUTH_CHOICES)[number]
@@ -62,7 +62,7 @@ const storeAuth = named(
     Config.map((s) => s.trim().toLowerCase()),
     Config.withDefault("auto"),
     Config.validate({
-      message: `STORE_AUTH must be one of ${STORE_AUTH_CHOICES.join(", ")} (auto: HTTP Basic over HTTPS, OAuth 1.0a over plain HTTP when Basic is not read)`,
+      message: `STORE_AUTH must be one of ${STORE_AUTH_CHOICES.join(", ")} (auto: HTTP Basic over HTTPS, OAuth 1.0a over plain HTTP)`,
       validation: (s): s is StoreAuth => (STORE_AUTH_CHOICES as ReadonlyArray<string>).includes(s)
     })
   )
@@ -241,12 +241,38 @@ export const marketingTuningConfig: Config.Config<MarketingTuning> = Config.all(
   tokenMarginSeconds: wholeNumber("MARKETING_TOKEN_MARGIN_SECONDS", 60, { min: 0, max: 3600 })
 })
 
+/** MARKETING_ALLOW_HTTP=1: a plain-http marketing root is accepted (a simulator, a service on a trusted network). */
+export const marketingAllowHttpConfig: Config.Config<boolean> = named(
+  "MARKETING_ALLOW_HTTP",
+  Config.string().pipe(
+    Config.map((s) => s.trim()),
+    Config.withDefault("0"),
+    Config.validate({ message: "MARKETING_ALLOW_HTTP must be 0 or 1 (1: accept a plain http:// MARKETING_BASE_URL)", validation: (s) => s === "0" || s === "1" }),
+    Config.map((s) => s === "1")
+  )
+)
+
+/**
+ * Over plain http the client secret (token requests) and the bearer tokens travel in clear: refused unless allowed.
+ * Loopback is no exception: what listens there is not necessarily the service, and a setting says so explicitly.
+ */
+export const plainHttpMarketingProblem = (baseUrl: string, allowHttp: boolean): ConfigError.ConfigError | undefined =>
+  allowHttp || !/^http:/i.test(baseUrl)
+    ? undefined
+    : ConfigError.InvalidData(["MARKETING_BASE_URL"],
+      "MARKETING_BASE_URL uses http:, so the client secret and the access tokens would travel in clear: use the " +
+        "service's https:// address, or set MARKETING_ALLOW_HTTP=1 to accept an unencrypted connection")
+
 export const marketingSettingsConfig: Config.Config<MarketingSettings> = Config.all({
   baseUrl: marketingBaseUrl,
   clientId: named("MARKETING_CLIENT_ID", Config.redacted()),
   clientSecret: named("MARKETING_CLIENT_SECRET", Config.redacted(), () => true),
-  tuning: marketingTuningConfig
-}).pipe(Config.map(({ tuning, ...service }): MarketingSettings => ({ ...service, ...tuning })))
+  tuning: marketingTuningConfig,
+  allowHttp: marketingAllowHttpConfig
+}).pipe(Config.mapOrFail(({ allowHttp, tuning, ...service }) => {
+  const problem = plainHttpMarketingProblem(service.baseUrl, allowHttp)
+  return problem === undefined ? Either.right<MarketingSettings>({ ...service, ...tuning }) : Either.left(problem)
+}))
 
 /**
  * SHOPSYNC_CONTACT_ROLES: the roles whose users are registered customers, each a marketing contact (the others,

@@ -1,26 +1,49 @@
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect, Option, Redacted, Ref } from "effect"
-import type { StoreSettings } from "../config/settings.js"
+import type { StoreAuth, StoreSettings } from "../config/settings.js"
 import type { Answer } from "../http-client/send.js"
 import { carriedBy, type Credentials } from "./auth-answer.js"
 import { makeOAuth1Signer } from "./oauth1.js"
 
 /**
- * How requests carry the consumer key (STORE_AUTH), and what the store has shown about it. `auto` starts with
- * HTTP Basic; over plain HTTP a request whose Basic the store did not read is signed with OAuth 1.0a instead, and
- * once a signed request succeeds every later one is signed (see request.ts).
+ * How `auto` carries the key: HTTP Basic over HTTPS; OAuth 1.0a over plain HTTP from the first request, since Basic
+ * there would put the consumer secret on the wire in clear (and WooCommerce does not read it anyway).
+ */
+export const credentialsFor = (choice: StoreAuth, plainHttp: boolean): Credentials =>
+  choice === "auto" ? (plainHttp ? "oauth1" : "basic") : choice
+
+/** What a run over plain HTTP is told once, by how the key travels; explicit oauth1 chose it knowingly. */
+const plainHttpWarning = (choice: StoreAuth, how: Credentials, host: string): string | undefined => {
+  if (how === "basic") {
+    return `store: STORE_AUTH=basic over plain HTTP sends the consumer key and secret to ${host} in clear on every ` +
+      "request, readable by anyone on the path: use the store's https:// address in STORE_API_URL, or STORE_AUTH=oauth1 " +
+      "(or auto) to sign requests instead"
+  }
+  return choice === "auto"
+    ? `store: ${host} is plain HTTP, so every request is signed with OAuth 1.0a (the secret never travels). The ` +
+      "connection is unencrypted: the consumer key and the store's data travel in clear (use the store's https:// " +
+      "address in STORE_API_URL if it has one)"
+    : undefined
+}
+
+/**
+ * How requests carry the consumer key (STORE_AUTH), and what the store has shown about it. The way is fixed for the
+ * process; over plain HTTP the first request logs the warning that fits it (see plainHttpWarning).
  */
 export const makeStoreAuth = (settings: StoreSettings) =>
   Effect.gen(function*() {
     const choice = settings.auth ?? "auto"
     const plainHttp = settings.apiUrl.startsWith("http://")
-    const mode = yield* Ref.make<Credentials>(choice === "auto" ? "basic" : choice)
+    const how = credentialsFor(choice, plainHttp)
     const basicRead = yield* Ref.make(false)
     const sign = makeOAuth1Signer(settings.consumerKey, settings.consumerSecret)
     const rootPath = new URL(settings.apiUrl).pathname.replace(/\/$/, "")
+    const warning = plainHttp ? plainHttpWarning(choice, how, new URL(settings.apiUrl).host) : undefined
+    // On the first request rather than here: a command that never reaches the store has nothing to warn about.
+    const warnOnce = yield* Effect.once(warning === undefined ? Effect.void : Effect.logWarning(warning))
 
-    const carry = (request: HttpClientRequest.HttpClientRequest, as: Credentials) => {
-      switch (as) {
+    const carry = (request: HttpClientRequest.HttpClientRequest) => {
+      switch (how) {
         case "basic":
           return Effect.succeed(HttpClientRequest.basicAuth(request, settings.consumerKey, settings.consumerSecret))
         case "query":
@@ -33,9 +56,8 @@ export const makeStoreAuth = (settings: StoreSettings) =>
       }
     }
 
-    /** The request carrying the key as `as` says, or as the process currently does; signed afresh each time. */
-    const authorize = (request: HttpClientRequest.HttpClientRequest, as?: Credentials) =>
-      Effect.flatMap(as ? Effect.succeed(as) : Ref.get(mode), (how) => carry(request, how))
+    /** The request carrying the key; signed afresh each time (a retry needs a new nonce). */
+    const authorize = (request: HttpClientRequest.HttpClientRequest) => Effect.zipRight(warnOnce, carry(request))
 
     // The API root's index is public on WooCommerce: an answer there proves nothing about the key.
     const isRoot = (request: HttpClientRequest.HttpClientRequest) =>
@@ -45,21 +67,5 @@ export const makeStoreAuth = (settings: StoreSettings) =>
     const noteSuccess = (answer: Answer) =>
       carriedBy(answer.request) === "basic" && !isRoot(answer.request) ? Ref.set(basicRead, true) : Effect.void
 
-    /** Signed requests work where Basic was not read: sign every later request; the first switch warns. */
-    const switchToOAuth = Effect.flatMap(Ref.getAndSet(mode, "oauth1"), (was) =>
-      was === "oauth1" ? Effect.void : Effect.logWarning(
-        `store: ${new URL(settings.apiUrl).host} does not read HTTP Basic over plain HTTP; signing every request with ` +
-          "OAuth 1.0a from now on. The connection is unencrypted: the consumer key and the store's data travel in clear " +
-          "(use the store's https:// address in STORE_API_URL if it has one)"
-      ))
-
-    return {
-      authorize,
-      noteSuccess,
-      switchToOAuth,
-      basicRead: Ref.get(basicRead),
-      plainHttp,
-      /** auto over plain HTTP: a request whose Basic the store did not read is worth signing. */
-      maySign: choice === "auto" && plainHttp
-    }
+    return { authorize, noteSuccess, basicRead: Ref.get(basicRead), plainHttp }
   })

@@ -7,7 +7,6 @@ import { type RetryPolicy, retrySchedule } from "../http-client/retry.js"
 import { type Answer, send } from "../http-client/send.js"
 import { USER_AGENT } from "../http-client/user-agent.js"
 import { type AttemptFailure, giveUp, isTransient, judge } from "./answers.js"
-import type { Credentials } from "./auth-answer.js"
 import { makeStoreAuth } from "./auth.js"
 import type { StoreError } from "./errors.js"
 import { type QueryParams, requestUrl, safeUrl } from "./url.js"
@@ -50,16 +49,16 @@ export const makeGetJson = (settings: StoreSettings, policy: RetryPolicy) =>
       adaptive: settings.concurrencyMode !== "fixed"
     })
 
-    const exchange = (write: Write | undefined, url: string, as: Credentials | undefined) =>
-      limit.run(Effect.flatMap(auth.authorize(writeRequest(write, url), as), (request) =>
+    const exchange = (write: Write | undefined, url: string) =>
+      limit.run(Effect.flatMap(auth.authorize(writeRequest(write, url)), (request) =>
         Ref.update(requests, (n) => n + 1).pipe(Effect.zipRight(send(http, request, policy.timeoutMs)))))
 
     const judged = (answer: Answer, shown: string) =>
       Effect.flatMap(Effect.all([auth.basicRead, Ref.get(jsonSeen)]), ([basicRead, seen]) =>
         judge(answer, { apiUrl: settings.apiUrl, shown, plainHttp: auth.plainHttp, basicRead, jsonSeen: seen }))
 
-    const attempt = (write: Write | undefined, url: string, shown: string, as: Credentials | undefined): Effect.Effect<Answer, AttemptFailure> =>
-      exchange(write, url, as).pipe(
+    const attempt = (write: Write | undefined, url: string, shown: string): Effect.Effect<Answer, AttemptFailure> =>
+      exchange(write, url).pipe(
         Effect.flatMap((answer) => judged(answer, shown)),
         Effect.tap((answer) => Effect.zipRight(Ref.set(jsonSeen, true), auth.noteSuccess(answer)))
       )
@@ -69,15 +68,7 @@ export const makeGetJson = (settings: StoreSettings, policy: RetryPolicy) =>
       const shown = safeUrl(url)
       const method = write?.method ?? "GET"
       const schedule = retrySchedule<AttemptFailure>(policy, { service: "store", label: `${method} ${shown}`, transient: isTransient })
-      const run = (as?: Credentials) =>
-        Effect.retryOrElse(attempt(write, url, shown, as), schedule, (e, attempts) => Effect.fail(giveUp(e, attempts, shown, method)))
-      // auto over plain HTTP: the store did not read Basic, so the request is signed; once that works, all are.
-      return run().pipe(
-        Effect.catchIf(
-          (e) => auth.maySign && e._tag === "StoreAuthFailed" && e.reason === "no-credentials",
-          () => Effect.tap(run("oauth1"), () => auth.switchToOAuth)
-        )
-      )
+      return Effect.retryOrElse(attempt(write, url, shown), schedule, (e, attempts) => Effect.fail(giveUp(e, attempts, shown, method)))
     }
 
     const getJson = (path: string, params: QueryParams = {}) => requestJson(undefined, path, params)

@@ -1,7 +1,9 @@
 import { ConfigError, Effect, Option } from "effect"
 import {
+  marketingAllowHttpConfig,
   type MarketingSettings,
   marketingTuningConfig,
+  plainHttpMarketingProblem,
   queryAuthNeedsHttps,
   type StoreSettings,
   storeTuningConfig
@@ -32,5 +34,10 @@ export const registeredMarketingSettings = (store: RegisteredStore): Effect.Effe
   Option.match(store.marketing, {
     onNone: () => Effect.succeedNone,
     onSome: (m) =>
-      Effect.map(marketingTuningConfig, (tuning) => Option.some({ baseUrl: m.url, clientId: m.clientId, clientSecret: m.clientSecret, ...tuning }))
+      Effect.flatMap(Effect.all([marketingTuningConfig, marketingAllowHttpConfig]), ([tuning, allowHttp]) => {
+        const problem = plainHttpMarketingProblem(m.url, allowHttp)
+        return problem === undefined
+          ? Effect.succeed(Option.some({ baseUrl: m.url, clientId: m.clientId, clientSecret: m.clientSecret, ...tuning }))
+          : Effect.fail(problem)
+      })
   })

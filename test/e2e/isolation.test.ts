@@ -23,7 +23,7 @@ describe("the sync command when part of the store fails or is missing", () => {
     dbs.push(db)
     const env = {
       DATABASE_URL: db.url, STORE_API_URL: store.url, STORE_CONSUMER_KEY: "ck_demo", STORE_CONSUMER_SECRET: "cs_demo", STORE_ID: storeId,
-      STORE_MAX_ATTEMPTS: "2", MARKETING_BASE_URL: mk.baseUrl, MARKETING_CLIENT_ID: "mk_demo", MARKETING_CLIENT_SECRET: "mk_secret"
+      STORE_MAX_ATTEMPTS: "2", MARKETING_BASE_URL: mk.baseUrl, MARKETING_CLIENT_ID: "mk_demo", MARKETING_CLIENT_SECRET: "mk_secret", MARKETING_ALLOW_HTTP: "1"
     }
     const count = async (table: string, where = "") =>
       (await sqlRows<{ n: number }>(db.url, `SELECT count(*)::int AS n FROM ${table} WHERE store_id = $1 ${where}`, [storeId]))[0]!.n

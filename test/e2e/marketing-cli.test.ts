@@ -26,7 +26,7 @@ describe("the marketing commands", () => {
     mk = await startMarketingSimulator()
     db = await freshDatabase()
     env = { DATABASE_URL: db.url, STORE_API_URL: store.url, STORE_CONSUMER_KEY: "ck_demo", STORE_CONSUMER_SECRET: "cs_demo", STORE_ID: "cli-mk" }
-    marketing = { MARKETING_BASE_URL: mk.baseUrl, MARKETING_CLIENT_ID: "mk_demo", MARKETING_CLIENT_SECRET: "mk_secret" }
+    marketing = { MARKETING_BASE_URL: mk.baseUrl, MARKETING_CLIENT_ID: "mk_demo", MARKETING_CLIENT_SECRET: "mk_secret", MARKETING_ALLOW_HTTP: "1" }
   })
   afterAll(async () => {
     await store.close()
@@ -78,6 +78,25 @@ describe("the marketing commands", () => {
     const apiRoot = await run(["push"], { ...marketing, MARKETING_BASE_URL: `${mk.baseUrl}/api` })
     expect(apiRoot.code).toBe(1)
     expect(apiRoot.stderr).toContain("without /api")
+  })
+
+  it("refuses a plain-http MARKETING_BASE_URL without MARKETING_ALLOW_HTTP=1 before any request reaches the service; with it, works", async () => {
+    const unallowed = { ...marketing, MARKETING_ALLOW_HTTP: undefined }
+    const before = mk.requests.length
+    for (const args of [["push"], ["sync"], ["marketing-hooks", "list"]]) {
+      const refused = await run(args, unallowed)
+      expect(refused.code, args.join(" ")).toBe(1)
+      expect(refused.stderr).toContain("MARKETING_BASE_URL uses http:")
+      expect(refused.stderr).toContain("use the service's https:// address, or set MARKETING_ALLOW_HTTP=1")
+    }
+    const check = await run(["check"], unallowed)
+    expect(check.stdout).toMatch(/^FAILED\s+marketing\.config\s.*MARKETING_BASE_URL uses http:/m)
+    expect(check.stdout + check.stderr).toContain("or set MARKETING_ALLOW_HTTP=1 to accept an unencrypted connection")
+    expect(mk.requests.length).toBe(before)
+
+    const allowed = await run(["marketing-hooks", "list"], marketing)
+    expect(allowed.code, allowed.stderr).toBe(0)
+    expect(mk.requests.length).toBeGreaterThan(before)
   })
 
   it("marketing-hooks ensure is idempotent, list shows the hook, remove deletes it", async () => {

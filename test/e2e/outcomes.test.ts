@@ -45,7 +45,7 @@ describe("run outcomes as JSON lines and in sync.runs", () => {
     DATABASE_URL: db.url, STORE_API_URL: sim.url, STORE_CONSUMER_KEY: "ck_demo", STORE_CONSUMER_SECRET: "cs_demo",
     STORE_ID, STORE_SETTLE_SECONDS: "0", STORE_MAX_ATTEMPTS: "2"
   })
-  const marketing = () => ({ MARKETING_BASE_URL: mk.baseUrl, MARKETING_CLIENT_ID: "mk_demo", MARKETING_CLIENT_SECRET: "mk_secret" })
+  const marketing = () => ({ MARKETING_BASE_URL: mk.baseUrl, MARKETING_CLIENT_ID: "mk_demo", MARKETING_CLIENT_SECRET: "mk_secret", MARKETING_ALLOW_HTTP: "1" })
   const runs = () =>
     sqlRows<RunRow>(db.url, "SELECT id::int AS id, status, outcome, error, rows::int AS rows, stream_results FROM sync.runs WHERE store_id = $1 ORDER BY id", [STORE_ID])
   const lastRun = async () => (await runs()).at(-1)!
@@ -244,7 +244,7 @@ describe("shopsync check", () => {
     db = await freshDatabase()
     env = {
       DATABASE_URL: db.url, STORE_API_URL: sim.url, STORE_CONSUMER_KEY: "ck_demo", STORE_CONSUMER_SECRET: "cs_demo", STORE_ID: "checked",
-      MARKETING_BASE_URL: mk.baseUrl, MARKETING_CLIENT_ID: "mk_demo", MARKETING_CLIENT_SECRET: "mk_secret"
+      MARKETING_BASE_URL: mk.baseUrl, MARKETING_CLIENT_ID: "mk_demo", MARKETING_CLIENT_SECRET: "mk_secret", MARKETING_ALLOW_HTTP: "1"
     }
   })
   afterAll(async () => {

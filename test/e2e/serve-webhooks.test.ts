@@ -38,7 +38,7 @@ describe("shopsync serve applies the store's webhooks", () => {
     sim = await startStoreSimulator({ data: { seed: 12, orders: 150, customers: 40, products: 12, start: "2026-06-01", days: 20 } })
     db = await freshDatabase()
     mk = await startMarketingSimulator()
-    const marketing = { MARKETING_BASE_URL: mk.baseUrl, MARKETING_CLIENT_ID: "mk_demo", MARKETING_CLIENT_SECRET: "mk_secret" }
+    const marketing = { MARKETING_BASE_URL: mk.baseUrl, MARKETING_CLIENT_ID: "mk_demo", MARKETING_CLIENT_SECRET: "mk_secret", MARKETING_ALLOW_HTTP: "1" }
     env = { ...marketing, DATABASE_URL: db.url, STORE_API_URL: sim.url, STORE_CONSUMER_KEY: "ck_demo", STORE_CONSUMER_SECRET: "cs_demo", STORE_ID: STORE, STORE_WEBHOOK_SECRET: SECRET, SHOPSYNC_SYNC_EVERY: "1h" }
     serve = await startServe(env)
     await serve.ready

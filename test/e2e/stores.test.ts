@@ -51,7 +51,7 @@ describe("shopsync stores: a registry of stores in the warehouse", () => {
     b = await startStoreSimulator({ clock, consumerKey: "ck_bravo", consumerSecret: SECRET_B, timezone: "Asia/Tokyo", data: { seed: 22, orders: 200, start: "2026-06-15", days: 30 } })
     mk = await startMarketingSimulator({ clients: [{ clientId: "mk_bravo", clientSecret: MARKETING_SECRET }] })
     db = await freshDatabase()
-    env = { DATABASE_URL: db.url, SHOPSYNC_MASTER_KEY: masterKey }
+    env = { DATABASE_URL: db.url, SHOPSYNC_MASTER_KEY: masterKey, MARKETING_ALLOW_HTTP: "1" }
   })
   afterAll(async () => {
     await a.close()

@@ -75,6 +75,22 @@ describe("store and marketing settings", () => {
   })
 })
 
+describe("MARKETING_ALLOW_HTTP", () => {
+  it("refuses a plain-http MARKETING_BASE_URL, naming the variable, its scheme and the fix; 1 accepts it, loopback included", async () => {
+    for (const url of ["http://marketing.example.com", "http://127.0.0.1:8080"]) {
+      const refused = await invalid(marketingSettingsConfig, { ...MARKETING, MARKETING_BASE_URL: url })
+      expect(refused.name).toBe("MARKETING_BASE_URL")
+      expect(refused.message).toContain("MARKETING_BASE_URL uses http:")
+      expect(refused.message).toContain("use the service's https:// address, or set MARKETING_ALLOW_HTTP=1")
+      const allowed = await load(marketingSettingsConfig, { ...MARKETING, MARKETING_BASE_URL: url, MARKETING_ALLOW_HTTP: "1" })
+      expect(Either.isRight(allowed) && allowed.right.baseUrl).toBe(url)
+    }
+    expect(Either.isRight(await load(marketingSettingsConfig, { ...MARKETING, MARKETING_BASE_URL: "https://m.test" }))).toBe(true)
+    const wrong = await invalid(marketingSettingsConfig, { ...MARKETING, MARKETING_BASE_URL: "https://m.test", MARKETING_ALLOW_HTTP: "yes" })
+    expect(wrong.name).toBe("MARKETING_ALLOW_HTTP")
+  })
+})
+
 // The default ./shopsync.env is relative to the working directory: each test runs in an empty one.
 describe("the default config file", () => {
   const start = process.cwd()

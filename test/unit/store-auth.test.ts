@@ -59,6 +59,20 @@ describe("store client: credentials", () => {
       }
     }).pipe(Effect.withRandom(Random.make("fixed seed"))))
 
+  it.effect("auto signs from the first request over plain HTTP (no Authorization header) and sends Basic only over HTTPS", () =>
+    Effect.gen(function*() {
+      const plain = yield* storeClient(() => json(200, []))
+      yield* plain.client.list("/orders", {}, Schema.Unknown)
+      const [signed] = yield* plain.sent
+      expect(signed!.headers["authorization"]).toBeUndefined()
+      expect(urlOf(signed!).searchParams.has("oauth_signature")).toBe(true)
+      const secure = yield* storeClient(() => json(200, []), { apiUrl: "https://shop.test/wp-json/wc/v3" })
+      yield* secure.client.list("/orders", {}, Schema.Unknown)
+      const [basic] = yield* secure.sent
+      expect(basic!.headers["authorization"]).toMatch(/^Basic /)
+      expect(urlOf(basic!).searchParams.has("oauth_signature")).toBe(false)
+    }))
+
   it.effect("query sends the key and secret as parameters, never in what errors show", () =>
     Effect.gen(function*() {
       const { client, sent } = yield* storeClient(() => json(404, { code: "woocommerce_rest_shop_order_invalid_id", message: "Invalid ID." }), {
