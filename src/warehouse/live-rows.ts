@@ -62,6 +62,8 @@ export class LiveRows extends Context.Tag("shopsync/LiveRows")<LiveRows, {
   readonly stamps: (table: StampedTable) => Effect.Effect<ReadonlyArray<Stamp>, SqlError>
   /** Stores without GET /refunds: the orders whose refund lists must be read (see the script). */
   readonly ordersWithRefundsToRead: (fullPass: boolean) => Effect.Effect<ReadonlyArray<number>, SqlError>
+  /** Live orders, not in the trash, whose documents list a refund the warehouse does not hold live. */
+  readonly ordersListingUnheldRefunds: (orders: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<number>, SqlError>
 }>() {}
 
 export const makeLiveRows = (storeId: string) =>
@@ -97,7 +99,11 @@ export const makeLiveRows = (storeId: string) =>
                    ${STAMPED[table].trash ? sql`coalesce(status = 'trash', false)` : sql`false`} AS trash
             FROM ${sql(`store.${table}`)} WHERE store_id = ${storeId} AND deleted_at IS NULL`.pipe(
           Effect.flatMap(Schema.decodeUnknown(Stamps)), Effect.orDie),
-      ordersWithRefundsToRead: (fullPass) => ids(sql.unsafe(sqlFile("live-rows/refunds_orders_to_read"), [storeId, fullPass]))
+      ordersWithRefundsToRead: (fullPass) => ids(sql.unsafe(sqlFile("live-rows/refunds_orders_to_read"), [storeId, fullPass])),
+      ordersListingUnheldRefunds: (orders) =>
+        ids(sql`SELECT DISTINCT o.id FROM store.orders o CROSS JOIN LATERAL jsonb_array_elements(coalesce(o.doc->'refunds', '[]')) r
+                WHERE o.store_id = ${storeId} AND o.id = ANY(${orders}::bigint[]) AND o.deleted_at IS NULL AND o.status <> 'trash'
+                  AND NOT EXISTS (SELECT 1 FROM store.refunds f WHERE f.store_id = ${storeId} AND f.id = (r->>'id')::bigint AND f.deleted_at IS NULL)`)
     })
   })
 

@@ -8,9 +8,9 @@ import { busyShop, changeShop, expectedNetSales, seedShop, type ShopOrder, snaps
 /**
  * 420 orders over 60 store-local days around the end of summer time in Europe/Paris (2026-10-25), then two bulk
  * edits leaving 150 and 130 orders on one modified second each: with about 130 orders modified before them,
- * pages of 100 end inside both seconds. REAL_WOO_SEED picks another shop of the same shape.
+ * pages of 100 end inside both seconds. Each storage has its seed; REAL_WOO_SEED picks another shop of the same shape.
  */
-const SEED = { seed: Number(process.env["REAL_WOO_SEED"] ?? 7), from: "2026-09-20", days: 60, count: 420, trash: 10, bulk: [150, 130] }
+const shape = (seed: number) => ({ seed: Number(process.env["REAL_WOO_SEED"] ?? seed), from: "2026-09-20", days: 60, count: 420, trash: 10, bulk: [150, 130] })
 
 /**
  * Production's defaults: deletions looked for every run (SHOPSYNC_DELETIONS_HOURS 0), customers fully scanned daily,
@@ -59,10 +59,10 @@ const difference = async (h: WarehouseHarness, shop: ReadonlyArray<ShopOrder>): 
 }
 
 /** Asserts the warehouse is exact, after printing one line of what differs (the figures a failure is about). */
-const expectExact = async (h: WarehouseHarness, store: RealStore, label: string) => {
+const expectExact = async (h: WarehouseHarness, store: RealStore, label: string, seed: number) => {
   const shop = await snapshotShop(store)
   const diff = await difference(h, shop)
-  console.info(`real-woo ${label} (seed ${SEED.seed}): shop ${shop.length} orders; missing ${diff.ordersMissing.length} orders, ` +
+  console.info(`real-woo ${label} (seed ${seed}): shop ${shop.length} orders; missing ${diff.ordersMissing.length} orders, ` +
     `${diff.refundsMissing.length} refunds; extra ${diff.ordersExtra.length} orders, ${diff.refundsExtra.length} refunds; ` +
     `${diff.daysWrong.length} (day, currency) rows wrong`)
   expect(diff).toEqual({ ordersMissing: [], ordersExtra: [], refundsMissing: [], refundsExtra: [], daysWrong: [] })
@@ -70,7 +70,8 @@ const expectExact = async (h: WarehouseHarness, store: RealStore, label: string)
 }
 
 /** One real store per storage, synced three times: from scratch, after a day of changes, while it changes. */
-export const describeRealWoo = (options: { hpos: boolean }) => {
+export const describeRealWoo = (options: { hpos: boolean; seed: number }) => {
+  const SEED = shape(options.seed)
   const storage = options.hpos ? "HPOS" : "posts storage"
   describe.skipIf(realWooMissing())(`a real WooCommerce store (${storage})`, () => {
     let store: RealStore
@@ -89,14 +90,14 @@ export const describeRealWoo = (options: { hpos: boolean }) => {
 
     it("a first sync holds every order and the shop's daily net sales", async () => {
       await h.sync(SYNC)
-      await expectExact(h, store, `${storage} first sync`)
+      await expectExact(h, store, `${storage} first sync`, SEED.seed)
     })
 
     it("a second sync follows trash, untrash, forced deletion, refunds added and deleted, and a bulk edit", async () => {
       await changeShop(store, { seed: 11, bulk: 150 })
       await settled()
       await h.sync(SYNC)
-      await expectExact(h, store, `${storage} second sync`)
+      await expectExact(h, store, `${storage} second sync`, SEED.seed)
     })
 
     it("a sync while the shop changes, then one more, end exact", async () => {
@@ -105,7 +106,7 @@ export const describeRealWoo = (options: { hpos: boolean }) => {
       await busy
       await settled()
       await h.sync(SYNC)
-      await expectExact(h, store, `${storage} sync after changes during a sync`)
+      await expectExact(h, store, `${storage} sync after changes during a sync`, SEED.seed)
     })
 
     it("a reconciliation of every id and date against the shop finds no drift", async () => {

@@ -32,6 +32,7 @@ export const syncRefunds = (ctx: RunContext, orders: Effect.Effect<Outputs["orde
         ))
     )
     if (!rows.storeWide) return { rows: rows.rows, deleted: 0 }
+    const restored = yield* restoredRefunds(ctx, orders)
 
     // Refunds never change after creation, so one missing from the store-wide list is gone.
     const deleted = yield* findDeletedIfDue(
@@ -39,21 +40,37 @@ export const syncRefunds = (ctx: RunContext, orders: Effect.Effect<Outputs["orde
       ctx,
       rows.total
     )
-    return { rows: rows.rows, deleted: deleted.length }
+    return { rows: rows.rows + restored, deleted: deleted.length }
+  })
+
+/**
+ * Refunds that come back with their order from the trash. With the posts storage WooCommerce trashes an order's
+ * refunds with it (they leave GET /refunds) and restores them with their old date, behind the created cursor: the
+ * orders this run loaded whose documents list a refund the warehouse does not hold have their refunds read.
+ */
+const restoredRefunds = (ctx: RunContext, orders: Effect.Effect<Outputs["orders"]>) =>
+  Effect.gen(function*() {
+    const loaded = yield* orders
+    if (loaded.changed.size === 0) return 0
+    const unheld = yield* Effect.flatMap(LiveRows, (live) => live.ordersListingUnheldRefunds([...loaded.changed]))
+    return unheld.length === 0 ? 0 : yield* perOrderRefunds(ctx, unheld)
   })
 
 const perOrder = (ctx: RunContext, loaded: ReadonlySet<number>) =>
   Effect.gen(function*() {
-    const store = yield* StoreClient
     const state = yield* SyncState
     const full = yield* state.fullPassDue("refunds", ctx.childrenFullPassHours, ctx.upper)
     const more = yield* Effect.flatMap(LiveRows, (live) => live.ordersWithRefundsToRead(full))
-    const orders = new Set([...loaded, ...more])
-    const counts = yield* Effect.forEach(orders, (orderId) =>
-      replaceChildren({ parentId: orderId, path: `/orders/${orderId}/refunds`, kind: "refunds", schema: Refund }).pipe(
-        Effect.tap((docs) => ctx.progress.page("refunds", docs.length, orders.size)),
-        Effect.map((docs) => docs.length)
-      ), { concurrency: store.concurrency })
+    const rows = yield* perOrderRefunds(ctx, [...new Set([...loaded, ...more])])
     if (full) yield* state.fullPassDone("refunds", ctx.upper)
-    return counts.reduce((n, c) => n + c, 0)
+    return rows
   })
+
+/** Each order's complete refund list, read and loaded (the refunds it no longer lists marked deleted); how many. */
+const perOrderRefunds = (ctx: RunContext, orders: ReadonlyArray<number>) =>
+  Effect.flatMap(StoreClient, (store) =>
+    Effect.forEach(orders, (orderId) =>
+      replaceChildren({ parentId: orderId, path: `/orders/${orderId}/refunds`, kind: "refunds", schema: Refund }).pipe(
+        Effect.tap((docs) => ctx.progress.page("refunds", docs.length, orders.length)),
+        Effect.map((docs) => docs.length)
+      ), { concurrency: store.concurrency }).pipe(Effect.map((counts) => counts.reduce((n, c) => n + c, 0))))
