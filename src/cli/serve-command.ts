@@ -16,7 +16,7 @@ import { StoreClientLive } from "../store-client/client.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { migrate } from "../warehouse/migrate.js"
 import { Inbox, InboxLive } from "../webhooks/inbox.js"
-import { InboxSignalLive, runWorker } from "../webhooks/worker.js"
+import { InboxSignalLive, supervisedWorker } from "../webhooks/worker.js"
 
 /**
  * The process: HTTP routes, the inbox worker and the background sync, in one scope. Its finalizers run in reverse:
@@ -35,9 +35,9 @@ const serve = Effect.gen(function*() {
     `serve: listening on http://${host}:${port}: webhook deliveries POST /webhooks/store (or /webhooks/store/${settings.storeId}), ` +
       `health GET /healthz, metrics GET /metrics, status page GET /; background sync every ${Duration.format(Duration.millis(syncEveryMs))}`
   )
-  yield* Effect.forkScoped(runWorker(settings.storeId, pusher))
-  yield* Effect.forkScoped(backgroundSync(settings, fullPass, pusher))
   const state = yield* ServeState
+  yield* Effect.forkScoped(supervisedWorker(settings.storeId, pusher, state.inboxWorkerUp))
+  yield* Effect.forkScoped(backgroundSync(settings, fullPass, pusher))
   yield* Effect.addFinalizer(() =>
     Effect.zipRight(Ref.set(state.accepting, false), Effect.logInfo("serve: stopping: new deliveries are refused (503); finishing the delivery being applied")))
   return yield* Effect.never
