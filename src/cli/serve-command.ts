@@ -66,7 +66,8 @@ export const serveCommand = Command.make("serve", {}, () => Effect.flatMap(serve
       "and applies it within a second, only when it is newer than what the warehouse holds; the changed contacts are pushed " +
       "when the marketing variables are set. Every SHOPSYNC_SYNC_EVERY (default 5m; e.g. 90s, 1h) it runs the same sync as " +
       "`shopsync sync`, under the same lock, which catches what a lost or disabled webhook missed. GET /healthz answers 200, or " +
-      "503 when the warehouse does not answer or no scheduled sync finished for three intervals; GET /metrics is Prometheus " +
+      "503 when the warehouse does not answer, the inbox worker is not running, the oldest pending delivery waited over 10 minutes, " +
+      "or no scheduled sync finished for three intervals; GET /metrics is Prometheus " +
       "text; GET / is a status page (streams, runs, webhook deliveries, quarantine, 90 days of daily net sales). SIGTERM: new deliveries get " +
       "503, the one being applied finishes, exit 143; the next start applies what is left in the inbox."
   )
