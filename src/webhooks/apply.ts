@@ -35,7 +35,7 @@ const skipped = (reason: string): Applied => ({ outcome: { state: "skipped", rea
 const applied = (contacts: boolean): Applied => ({ outcome: { state: "applied" }, contacts })
 
 /** A row that does not fit its schema is a defect of this module; a SqlError stays one (the pass tries it again). */
-const dieOnParseError = <A, E, R>(query: Effect.Effect<A, E, R>) => Effect.catchTag(query as Effect.Effect<A, E | ParseError, R>, "ParseError", (e) => Effect.die(e))
+const dieOnParseError = <A, R>(query: Effect.Effect<A, SqlError | ParseError, R>) => Effect.catchTag(query, "ParseError", (e) => Effect.die(e))
 
 const Held = Schema.Array(Schema.Struct({ modified: Schema.NullOr(Schema.String), same: Schema.Boolean }))
 
