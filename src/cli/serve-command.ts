@@ -16,7 +16,7 @@ import { StoreClientLive } from "../store-client/client.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { migrate } from "../warehouse/migrate.js"
 import { Inbox, InboxLive } from "../webhooks/inbox.js"
-import { InboxSignalLive, runWorker } from "../webhooks/worker.js"
+import { InboxSignalLive, supervisedWorker } from "../webhooks/worker.js"
 
 /**
  * The process: HTTP routes, the inbox worker and the background sync, in one scope. Its finalizers run in reverse:
@@ -35,9 +35,9 @@ const serve = Effect.gen(function*() {
     `serve: listening on http://${host}:${port}: webhook deliveries POST /webhooks/store (or /webhooks/store/${settings.storeId}), ` +
       `health GET /healthz, metrics GET /metrics, status page GET /; background sync every ${Duration.format(Duration.millis(syncEveryMs))}`
   )
-  yield* Effect.forkScoped(runWorker(settings.storeId, pusher))
-  yield* Effect.forkScoped(backgroundSync(settings, fullPass, pusher))
   const state = yield* ServeState
+  yield* Effect.forkScoped(supervisedWorker(settings.storeId, pusher, state.inboxWorkerUp))
+  yield* Effect.forkScoped(backgroundSync(settings, fullPass, pusher))
   yield* Effect.addFinalizer(() =>
     Effect.zipRight(Ref.set(state.accepting, false), Effect.logInfo("serve: stopping: new deliveries are refused (503); finishing the delivery being applied")))
   return yield* Effect.never
@@ -66,7 +66,8 @@ export const serveCommand = Command.make("serve", {}, () => Effect.flatMap(serve
       "and applies it within a second, only when it is newer than what the warehouse holds; the changed contacts are pushed " +
       "when the marketing variables are set. Every SHOPSYNC_SYNC_EVERY (default 5m; e.g. 90s, 1h) it runs the same sync as " +
       "`shopsync sync`, under the same lock, which catches what a lost or disabled webhook missed. GET /healthz answers 200, or " +
-      "503 when the warehouse does not answer or no scheduled sync finished for three intervals; GET /metrics is Prometheus " +
+      "503 when the warehouse does not answer, the inbox worker is not running, the oldest pending delivery waited over 10 minutes, " +
+      "or no scheduled sync finished for three intervals; GET /metrics is Prometheus " +
       "text; GET / is a status page (streams, runs, webhook deliveries, quarantine, 90 days of daily net sales). SIGTERM: new deliveries get " +
       "503, the one being applied finishes, exit 143; the next start applies what is left in the inbox."
   )

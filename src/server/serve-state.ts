@@ -9,9 +9,11 @@ export class ServeState extends Context.Tag("shopsync/ServeState")<ServeState, {
   readonly accepting: Ref.Ref<boolean>
   /** Epoch ms when the last scheduled sync finished (the process start until the first one has). */
   readonly lastSyncAt: Ref.Ref<number>
+  /** Whether the inbox worker runs (false before it starts and while it waits to start again after dying). */
+  readonly inboxWorkerUp: Ref.Ref<boolean>
 }>() {}
 
 export const ServeStateLive = (storeId: string, syncEveryMs: number) =>
   Layer.effect(ServeState, Effect.gen(function*() {
-    return ServeState.of({ storeId, syncEveryMs, accepting: yield* Ref.make(true), lastSyncAt: yield* Ref.make(Date.now()) })
+    return ServeState.of({ storeId, syncEveryMs, accepting: yield* Ref.make(true), lastSyncAt: yield* Ref.make(Date.now()), inboxWorkerUp: yield* Ref.make(false) })
   }))

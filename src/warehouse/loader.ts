@@ -4,6 +4,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { fenced } from "./lease.js"
 import { type HeldKey, makeQuarantineRepo } from "./quarantine.js"
 import { idOf, type Rejected, rejectedDoc, type Resource } from "./screen.js"
+import { isRefusal, refusalText } from "./sql-error.js"
 import { sqlFile } from "./sql-files.js"
 
 /** Which merge a page goes through: `sql/load/<kind>.sql`, each read by this module alone. */
@@ -29,13 +30,6 @@ export interface StagedPage {
 export interface ReportDay {
   readonly day: string
   readonly [field: string]: unknown
-}
-
-/** PostgreSQL refused the data (classes 22, data exception, and 23, integrity): what the documents hold, not the server's state. */
-const isRefusal = (e: SqlError) => /^2[23]/.test(String((e.cause as { code?: unknown } | undefined)?.code ?? ""))
-const refusalText = (e: SqlError) => {
-  const cause = e.cause as { code?: string; message?: string } | undefined
-  return `${cause?.code ?? ""}: ${cause?.message ?? e.message}`
 }
 
 const Hash = Schema.Struct({ id: Schema.NumberFromString, doc_hash: Schema.String })

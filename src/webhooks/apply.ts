@@ -1,7 +1,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
+import type { ParseError } from "effect/ParseResult"
 import { createHash } from "node:crypto"
-import { Effect, Option, Schema } from "effect"
+import { Effect, Either, Option, Schema } from "effect"
 import { StoreClient } from "../store-client/client.js"
 import { isGone, type StoreError } from "../store-client/errors.js"
 import { Customer, Order, Product, Refund } from "../store-client/schemas.js"
@@ -10,8 +11,10 @@ import { readVariations } from "../sync/streams/products.js"
 import { LiveRows } from "../warehouse/live-rows.js"
 import { Loader } from "../warehouse/loader.js"
 import { type Resource, screener } from "../warehouse/screen.js"
+import { isRefusal, refusalText } from "../warehouse/sql-error.js"
 import type { Outcome } from "./inbox.js"
 import { TOPICS, type Topic } from "./headers.js"
+import { screenBody, screenDocument } from "./screen-body.js"
 
 /** What applying a delivery did: its outcome, and whether contacts may have changed (orders and customers). */
 export interface Applied {
@@ -31,30 +34,29 @@ const failed = (reason: string): Applied => ({ outcome: { state: "failed", reaso
 const skipped = (reason: string): Applied => ({ outcome: { state: "skipped", reason }, contacts: false })
 const applied = (contacts: boolean): Applied => ({ outcome: { state: "applied" }, contacts })
 
-const parse = (body: string): unknown => {
-  try {
-    return JSON.parse(body)
-  } catch {
-    return undefined
-  }
-}
+/** A row that does not fit its schema is a defect of this module; a SqlError stays one (the pass tries it again). */
+const dieOnParseError = <A, R>(query: Effect.Effect<A, SqlError | ParseError, R>) => Effect.catchTag(query, "ParseError", (e) => Effect.die(e))
 
 const Held = Schema.Array(Schema.Struct({ modified: Schema.NullOr(Schema.String), same: Schema.Boolean }))
 
 /**
  * Whether `doc` is newer than the row the warehouse holds: a later date_modified_gmt, or the same date with other
- * content (jsonb equality, so key order and spacing do not count). A resend or an older copy is not.
+ * content (jsonb equality, so key order and spacing do not count). A resend or an older copy is not. Left: the
+ * warehouse refuses the document as jsonb (a lone surrogate), said in PostgreSQL's words; the query runs in a
+ * savepoint, so the refusal leaves the delivery's transaction usable for recording it.
  */
 const isNewer = (storeId: string, table: Table, doc: Record<string, unknown>, json: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql`SELECT doc->>'date_modified_gmt' AS modified, doc = ${json}::jsonb AS same
-                            FROM ${sql(`store.${table}`)} WHERE store_id = ${storeId} AND id = ${Number(doc.id)}`.pipe(
-      Effect.flatMap(Schema.decodeUnknown(Held)), Effect.orDie)
-    const held = rows[0]
-    if (held === undefined || held.modified === null) return true
-    const incoming = String(doc.date_modified_gmt ?? "")
-    return incoming > held.modified || (incoming === held.modified && !held.same)
+    const rows = yield* sql.withTransaction(dieOnParseError(
+      sql`SELECT doc->>'date_modified_gmt' AS modified, doc = ${json}::jsonb AS same
+          FROM ${sql(`store.${table}`)} WHERE store_id = ${storeId} AND id = ${Number(doc.id)}`.pipe(Effect.flatMap(Schema.decodeUnknown(Held)))
+    )).pipe(Effect.map(Either.right), Effect.catchIf(isRefusal, (e) => Effect.succeed(Either.left(refusalText(e)))))
+    return Either.map(rows, ([held]) => {
+      if (held === undefined || held.modified === null) return true
+      const incoming = String(doc.date_modified_gmt ?? "")
+      return incoming > held.modified || (incoming === held.modified && !held.same)
+    })
   })
 
 /** The md5 of a customer's JSON text: what store.customers.doc_hash holds (the sync's full scan compares it). */
@@ -67,29 +69,36 @@ const refreshRefunds = (storeId: string, doc: Record<string, unknown>) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const listed = (Array.isArray(doc.refunds) ? doc.refunds : []).map((r) => Number((r as { id?: unknown }).id)).sort((a, b) => a - b)
-    const held = yield* sql`SELECT id FROM store.refunds WHERE store_id = ${storeId} AND order_id = ${Number(doc.id)} AND deleted_at IS NULL ORDER BY id`.pipe(
-      Effect.flatMap(Schema.decodeUnknown(RefundIds)), Effect.orDie)
+    const held = yield* dieOnParseError(
+      sql`SELECT id FROM store.refunds WHERE store_id = ${storeId} AND order_id = ${Number(doc.id)} AND deleted_at IS NULL ORDER BY id`.pipe(
+        Effect.flatMap(Schema.decodeUnknown(RefundIds))))
     if (listed.join(",") === held.map((r) => r.id).join(",")) return false
     yield* replaceChildren({ parentId: Number(doc.id), path: `/orders/${doc.id}/refunds`, kind: "refunds", schema: Refund })
     return true
   })
 
-/** Loads a created or updated document when it is newer than the warehouse's copy; an order's refunds follow. */
-const upsert = (storeId: string, resource: keyof typeof KINDS, doc: unknown, json: string) =>
+/**
+ * Loads a created or updated document (screened: see screen-body.ts) when it is newer than the warehouse's copy; an
+ * order's refunds follow. One the warehouse refuses ends failed with PostgreSQL's reason.
+ */
+const upsert = (storeId: string, resource: keyof typeof KINDS, doc: unknown) =>
   Effect.gen(function*() {
     const { table, kind, schema } = KINDS[resource]
     if (resource === "product" && isVariation(doc)) {
       yield* readVariations(Number((doc as { parent_id: unknown }).parent_id))
       return applied(false)
     }
-    const { docs, rejected } = screener(kind as Resource, schema as Schema.Schema<unknown>)([doc], json.includes("\\u0000"))
+    const { docs, rejected } = screener(kind as Resource, schema as Schema.Schema<unknown>)([doc], false)
     if (rejected.length > 0) return failed(`the ${resource} does not fit its schema: ${rejected[0]!.reason}`)
     const record = docs[0] as Record<string, unknown>
     const [sql, loader] = yield* Effect.all([SqlClient.SqlClient, Loader])
-    const newer = yield* isNewer(storeId, table, record, json)
+    const judged = yield* isNewer(storeId, table, record, JSON.stringify(record))
+    if (Either.isLeft(judged)) return failed(`the warehouse refuses the ${resource}: ${judged.left}`)
+    const newer = judged.right
     if (newer) {
       const hashes = resource === "customer" ? { [Number(record.id)]: hashOf(record) } : undefined
-      yield* sql.withTransaction(loader.load({ kind, docs: [record], ...(hashes ? { hashes } : {}) }))
+      const setAside = yield* sql.withTransaction(loader.load({ kind, docs: [record], ...(hashes ? { hashes } : {}) }))
+      if (setAside.length > 0) return failed(`the warehouse refuses the ${resource}: set aside in store.quarantine`)
       if (resource === "product" && record.type === "variable") yield* readVariations(Number(record.id))
     }
     const refunds = resource === "order" ? yield* refreshRefunds(storeId, record) : false
@@ -117,19 +126,32 @@ const remove = (storeId: string, resource: keyof typeof KINDS, doc: unknown) =>
       Effect.map(Option.some),
       Effect.catchIf(isGone, () => Effect.succeed(Option.none()))
     )
-    if (Option.isSome(current)) return yield* upsert(storeId, resource, current.value, JSON.stringify(current.value))
+    if (Option.isNone(current)) return yield* markDeleted(resource, table, id)
+    // The store's current document is screened as a delivery's is: it may hold a NUL or nest too deep as well.
+    const screened = screenDocument(current.value, true)
+    return Either.isLeft(screened) ? failed(screened.left) : yield* upsert(storeId, resource, screened.right)
+  })
+
+/** The store no longer has it (404): its row is marked deleted, an order's refunds with it. */
+const markDeleted = (resource: keyof typeof KINDS, table: Table, id: number) =>
+  Effect.gen(function*() {
     const live = yield* LiveRows
     yield* live.markDeleted(table, [id])
     if (resource === "order") yield* live.markMissingChildren("refunds", id, [])
     return applied(resource !== "product")
   })
 
-/** Applies one delivery of `topic` with `body`; a body or topic that can never be applied ends failed. */
+/**
+ * Applies one delivery of `topic` with `body`; a body or topic that can never be applied ends failed, with the
+ * reason. The body is screened (depth, NULs) before anything recurses over it.
+ */
 export const applyDelivery = (storeId: string, topic: string, body: string): Effect.Effect<Applied, SqlError | StoreError, StoreClient | SqlClient.SqlClient | Loader | LiveRows> =>
   Effect.gen(function*() {
     if (!(TOPICS as ReadonlyArray<string>).includes(topic)) return failed(`topic ${topic} is not one shopsync applies (${TOPICS.join(", ")})`)
-    const doc = parse(body)
+    const screened = screenBody(body)
+    if (Either.isLeft(screened)) return failed(screened.left)
+    const doc = screened.right
     if (doc === null || typeof doc !== "object" || Array.isArray(doc)) return failed("the body is not a JSON object")
     const [resource, event] = (topic as Topic).split(".") as [keyof typeof KINDS, string]
-    return event === "deleted" ? yield* remove(storeId, resource, doc) : yield* upsert(storeId, resource, doc, body)
+    return event === "deleted" ? yield* remove(storeId, resource, doc) : yield* upsert(storeId, resource, doc)
   })

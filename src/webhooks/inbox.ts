@@ -1,7 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as SqlSchema from "@effect/sql/SqlSchema"
-import { Context, Effect, Layer, type ParseResult, Schema } from "effect"
+import { Context, Effect, Layer, Option, type ParseResult, Schema } from "effect"
 
 /** A delivery as the route hands it over: verified, not yet stored. */
 export interface Received {
@@ -49,6 +49,8 @@ export class Inbox extends Context.Tag("shopsync/Inbox")<Inbox, {
   readonly prune: (days: number) => Effect.Effect<void, SqlError>
   /** A store's deliveries by state, for the status page and /metrics. */
   readonly counts: (storeId: string) => Effect.Effect<InboxCounts, SqlError>
+  /** How many seconds the store's oldest pending delivery has waited (by the warehouse's clock); none when none waits. */
+  readonly oldestPendingAge: (storeId: string) => Effect.Effect<Option.Option<number>, SqlError>
   /** Pending and failed deliveries of every store that has any, for the workers' page across stores. */
   readonly waiting: Effect.Effect<ReadonlyArray<StoreWaiting>, SqlError>
 }>() {}
@@ -90,6 +92,14 @@ export const makeInbox = Effect.gen(function*() {
           FROM sync.webhook_inbox WHERE store_id = ${storeId}`
   })
 
+  const oldest = SqlSchema.findAll({
+    Request: Schema.String,
+    Result: Schema.Struct({ age: Schema.NullOr(Schema.Number) }),
+    execute: (storeId) =>
+      sql`SELECT extract(epoch FROM now() - min(received_at))::float8 AS age
+          FROM sync.webhook_inbox WHERE store_id = ${storeId} AND state = 'pending'`
+  })
+
   const waiting = SqlSchema.findAll({
     Request: Schema.Void,
     Result: StoreWaiting,
@@ -110,6 +120,7 @@ export const makeInbox = Effect.gen(function*() {
       sql`DELETE FROM sync.webhook_inbox
           WHERE state IN ('applied', 'skipped') AND received_at < now() - make_interval(days => ${days})`.pipe(Effect.asVoid),
     counts: (storeId) => Effect.map(decoded(counts(storeId)), (rows) => rows[0]!),
+    oldestPendingAge: (storeId) => Effect.map(decoded(oldest(storeId)), (rows) => Option.fromNullable(rows[0]?.age)),
     waiting: decoded(waiting(undefined))
   })
 })

@@ -1,5 +1,5 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Context, Duration, Effect, Layer, Queue } from "effect"
+import { Cause, Context, Duration, Effect, Layer, Queue, Ref } from "effect"
 import { errorText } from "../sync/errors.js"
 import { LiveRowsLive } from "../warehouse/live-rows.js"
 import { Loader, LoaderLive } from "../warehouse/loader.js"
@@ -26,8 +26,23 @@ export const InboxSignalLive = Layer.effect(InboxSignal, Effect.map(Queue.slidin
 })))
 
 /**
+ * Marks a delivery whose apply died (a bug, or a document past what screen-body.ts bounds) failed with the defect,
+ * after its transaction rolled back: a defect does not heal on a second try, and left pending it would stop the
+ * inbox for good, being first again after every restart.
+ */
+const settleDefect = (storeId: string, row: Pending, count: DeliveryCounter, defect: unknown) =>
+  Effect.gen(function*() {
+    const reason = `applying it died: ${defect instanceof Error ? `${defect.name}: ${defect.message}` : String(defect)}`
+    yield* Effect.logError(`webhooks: delivery ${row.seq} (${row.topic}) failed: ${reason}`, Cause.die(defect))
+    yield* Effect.flatMap(Inbox, (inbox) => inbox.settle(row.seq, { state: "failed", reason }))
+    yield* count("rejected", storeId)
+    return { outcome: { state: "failed", reason }, contacts: false } satisfies Applied
+  })
+
+/**
  * Applies one delivery and records its outcome in one transaction: a crash leaves it pending (replayed on restart),
- * never half applied, never recorded without its change. Uninterruptible, so SIGTERM lets it finish.
+ * never half applied, never recorded without its change. A defect is recorded (settleDefect), never fatal to the
+ * pass. Uninterruptible, so SIGTERM lets it finish.
  */
 const applyOne = (storeId: string, row: Pending, count: DeliveryCounter) =>
   Effect.gen(function*() {
@@ -36,7 +51,10 @@ const applyOne = (storeId: string, row: Pending, count: DeliveryCounter) =>
     yield* count(result.outcome.state === "failed" ? "rejected" : "applied", storeId)
     if (result.outcome.state === "failed") yield* Effect.logWarning(`webhooks: delivery ${row.seq} (${row.topic}) failed: ${result.outcome.reason}`)
     return result
-  }).pipe(Effect.uninterruptible)
+  }).pipe(
+    Effect.catchAllDefect((defect) => settleDefect(storeId, row, count, defect)),
+    Effect.uninterruptible
+  )
 
 /** What a pass did: whether a full batch was read (more may wait), contacts may have changed, the warehouse changed. */
 export interface PassResult {
@@ -116,3 +134,23 @@ export const runWorker = (storeId: string, contactsChanged: Effect.Effect<void>)
       if (!done.more) yield* signal.wait
     }
   })
+
+/** How long a worker that died waits before it starts again: enough not to spin on a fault that persists. */
+const RESTART = Duration.seconds(1)
+
+/**
+ * `runWorker`, supervised: `running` is true while it runs (GET /healthz reads it); when it dies (a defect outside
+ * any delivery's apply, which applyOne records) the cause is logged and it starts again after RESTART. An
+ * unsupervised worker that died left every later delivery pending with nothing said. Runs until interrupted.
+ */
+export const supervisedWorker = (storeId: string, contactsChanged: Effect.Effect<void>, running: Ref.Ref<boolean>) =>
+  Ref.set(running, true).pipe(
+    Effect.zipRight(runWorker(storeId, contactsChanged)),
+    Effect.catchAllCause((cause) =>
+      Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Ref.set(running, false).pipe(
+        Effect.zipRight(Effect.logError(`webhooks: the inbox worker died; it starts again in ${Duration.format(RESTART)}`, cause)),
+        Effect.zipRight(Effect.sleep(RESTART))
+      )),
+    Effect.forever,
+    Effect.ensuring(Ref.set(running, false))
+  )
