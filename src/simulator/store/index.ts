@@ -75,6 +75,8 @@ export interface StoreSimulatorOptions {
   seed?: number
   /** Default true; false answers GET /refunds with 404 rest_no_route, like stores before WooCommerce 9.0. */
   storeWideRefunds?: boolean
+  /** Where orders live (StateOptions.orderStorage): `posts` trashes an order's refunds with it. Default `hpos`. */
+  orderStorage?: "hpos" | "posts"
   faults?: FaultRule[]
   /**
    * The host's load limits on API requests, in front of the faults: a token-bucket rate limit (429 with Retry-After
@@ -122,7 +124,7 @@ export const startStoreSimulator = async (options: StoreSimulatorOptions = {}): 
   const source = options.data ?? DEFAULT_DATA
   const generated = isGenerateOptions(source)
   const seed = options.seed ?? (generated ? source.seed : 1)
-  const state = new StoreState(generated ? generate(source, timezone) : source, { clock, timezone, seed })
+  const state = new StoreState(generated ? generate(source, timezone) : source, { clock, timezone, seed, orderStorage: options.orderStorage })
 
   const router = new Router<Handler>()
   registerOrders(router)

@@ -44,6 +44,11 @@ export interface StateOptions {
   timezone: string
   /** Seeds the order in which list answers give rows that tie on the sort key; default 1. */
   seed?: number
+  /**
+   * Where orders live: `hpos` (wp_wc_orders, default) or `posts` (wp_posts), where trashing an order trashes its
+   * refunds with it (they leave GET /refunds) and untrashing brings them back with their old date.
+   */
+  orderStorage?: "hpos" | "posts"
 }
 
 export class StoreState {
@@ -81,12 +86,14 @@ export class StoreState {
 
   private readonly clock: SimClock
   private readonly seed: number
+  private readonly postsStorage: boolean
   /** List requests answered so far: each one orders its ties its own way. */
   private listRequests = 0
 
   constructor(data: StoreData, options: StateOptions) {
     this.clock = options.clock
     this.seed = options.seed ?? 1
+    this.postsStorage = options.orderStorage === "posts"
     this.site = new SiteTime(options.timezone)
     for (const p of data.products) this.productById.set(p.id, p)
     for (const v of data.variations) this.variationById.set(v.id, v)
@@ -96,7 +103,7 @@ export class StoreState {
     for (const r of data.refunds) this.refundById.set(r.id, r)
     this.liveOrders.reset(data.orders.filter((o) => o.status !== "trash"))
     this.trashedOrders.reset(data.orders.filter((o) => o.status === "trash"))
-    this.refundIndex.reset(data.refunds)
+    this.refundIndex.reset(data.refunds.filter((r) => this.listsRefunds(this.orderById.get(r.orderId)!)))
     this.productIndex.reset(data.products)
 
     let post = 0
@@ -234,7 +241,10 @@ export class StoreState {
       const left = this.refundable(order)
       if (left > 0) this.createRefund(order.id, { amount: left / 100, reason: REFUNDED_BY_STATUS_REASON, api_refund: false, api_restock: false })
     }
-    if (previous === "trash" && order.status !== "trash") this.hooks.emit("untrashed_post", order.id, "order")
+    if (previous === "trash" && order.status !== "trash") {
+      if (this.postsStorage) for (const refundId of order.refundIds) this.refundIndex.add(this.refundById.get(refundId)!)
+      this.hooks.emit("untrashed_post", order.id, "order")
+    }
     this.hooks.emit("woocommerce_update_order", order.id, "order")
     return order
   }
@@ -247,6 +257,7 @@ export class StoreState {
       order.status = "trash"
       order.modified = this.now()
     })
+    if (this.postsStorage) for (const refundId of order.refundIds) this.refundIndex.remove(this.refundById.get(refundId)!)
     this.hooks.emit("wp_trash_post", order.id, "order")
     return order
   }
@@ -255,10 +266,11 @@ export class StoreState {
   forceDeleteOrder(id: number): OrderRecord {
     const order = this.orderById.get(id)
     if (order === undefined) throw invalidId("shop_order")
+    const listed = this.listsRefunds(order)
     this.familyOf(order).remove(order)
     this.orderById.delete(id)
     for (const refundId of order.refundIds) {
-      this.refundIndex.remove(this.refundById.get(refundId)!)
+      if (listed) this.refundIndex.remove(this.refundById.get(refundId)!)
       this.refundById.delete(refundId)
     }
     this.notes.deleteForOrder(id)
@@ -284,6 +296,11 @@ export class StoreState {
   }
 
   // ---- refunds ----
+
+  /** Whether GET /refunds lists the order's refunds: not when the posts storage trashed them with the order. */
+  private listsRefunds(order: OrderRecord): boolean {
+    return !(this.postsStorage && order.status === "trash")
+  }
 
   /** Amount still refundable, in cents. */
   refundable(order: OrderRecord): number {
@@ -322,7 +339,7 @@ export class StoreState {
       taxItemId: lines.some((l) => l.tax > 0) ? this.ids.take("item") : 0,
     }
     this.refundById.set(refund.id, refund)
-    this.refundIndex.add(refund)
+    if (this.listsRefunds(order)) this.refundIndex.add(refund)
     const previous = order.status
     this.reindex(order, () => {
       order.refundIds.push(refund.id)
@@ -339,7 +356,7 @@ export class StoreState {
   deleteRefund(orderId: number, refundId: number): RefundRecord {
     const refund = this.refundById.get(refundId)
     if (refund === undefined || refund.orderId !== orderId) throw invalidId("shop_order_refund")
-    this.refundIndex.remove(refund)
+    if (this.listsRefunds(this.orderById.get(orderId)!)) this.refundIndex.remove(refund)
     this.refundById.delete(refundId)
     const order = this.orderById.get(orderId)!
     order.refundIds = order.refundIds.filter((id) => id !== refundId)
