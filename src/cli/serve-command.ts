@@ -1,14 +1,13 @@
 import { Command } from "@effect/cli"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { createServer } from "node:http"
 import { Duration, Effect, Layer, Option, Ref } from "effect"
 import { fullPassConfig, serveSettingsConfig, storeSettingsConfig } from "../config/settings.js"
 import { OutboxLive } from "../contacts/outbox.js"
 import { marketingSettingsOption } from "../marketing-client/config.js"
 import { backgroundSync } from "../server/background-sync.js"
 import { makeContactsPusher } from "../server/contacts-push.js"
+import { listenerLayer } from "../server/listener.js"
 import { PrometheusMetricsLive } from "../server/metrics.js"
 import { serveRouter } from "../server/router.js"
 import { ServeState, ServeStateLive } from "../server/serve-state.js"
@@ -48,7 +47,7 @@ const serveLayer = Effect.gen(function*() {
   const settings = yield* storeSettingsConfig
   const { host, port, syncEveryMs } = yield* serveSettingsConfig
   return Layer.mergeAll(
-    NodeHttpServer.layer(() => createServer(), { host, port }),
+    listenerLayer({ host, port }),
     StoreClientLive(settings).pipe(Layer.provide(NodeHttpClient.layerUndici)),
     ServeStateLive(settings.storeId, syncEveryMs),
     InboxSignalLive,

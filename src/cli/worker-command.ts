@@ -5,13 +5,12 @@ import type * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as SqlClient from "@effect/sql/SqlClient"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { createServer } from "node:http"
 import { Data, Effect, Layer, Option, Ref, Schedule } from "effect"
 import { clusterTimings } from "../cluster/runner.js"
 import { heldShards, SHARDS } from "../cluster/shards.js"
 import { workerLayer, workerPools } from "../cluster/worker.js"
 import { databaseUrlConfig, httpListenConfig, runnerSettingsConfig } from "../config/settings.js"
+import { type BodyBudget, listenerLayer } from "../server/listener.js"
 import { type PrometheusMetrics, PrometheusMetricsLive } from "../server/metrics.js"
 import { WebhookSecretsLive } from "../server/webhook-secrets.js"
 import { workerRouter } from "../server/worker-router.js"
@@ -70,7 +69,7 @@ const serveWorker = (options: { runner: string; http: { host: string; port: numb
     yield* Effect.gen(function*() {
       const accepting = yield* Ref.make(true)
       const router = yield* workerRouter({ accepting, runner: options.runner, heartbeatExpiry: clusterTimings.shardLockExpiration })
-      const context = yield* Effect.context<HttpRouter.HttpRouter.DefaultServices | SqlClient.SqlClient | PrometheusMetrics | Inbox | Sharding.Sharding>()
+      const context = yield* Effect.context<HttpRouter.HttpRouter.DefaultServices | BodyBudget | SqlClient.SqlClient | PrometheusMetrics | Inbox | Sharding.Sharding>()
       yield* Ref.set(routes, Option.some<Routes>(Effect.provide(router, context)))
       yield* Effect.logInfo(
         `worker: listening on http://${options.http.host}:${options.http.port} (SHOPSYNC_HTTP_HOST:SHOPSYNC_HTTP_PORT): webhook deliveries ` +
@@ -80,7 +79,7 @@ const serveWorker = (options: { runner: string; http: { host: string; port: numb
         Effect.zipRight(Ref.set(accepting, false), Effect.logInfo("worker: stopping: new deliveries are refused (503); handing the shards over")))
       return yield* Effect.never
     }).pipe(Effect.scoped, Effect.provide(workerLayers(options)))
-  }).pipe(Effect.scoped, Effect.provide(NodeHttpServer.layer(() => createServer(), options.http)))
+  }).pipe(Effect.scoped, Effect.provide(listenerLayer(options.http)))
 
 /**
  * A runner of the cluster with the registry's stores, serving HTTP: migrates the warehouse, then runs until stopped.

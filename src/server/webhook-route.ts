@@ -3,6 +3,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { createHash } from "node:crypto"
 import { Effect, Option, Redacted, Ref } from "effect"
+import { LISTENER_BUSY_RETRY_AFTER_S } from "../config/listener-limits.js"
 import { errorText } from "../sync/errors.js"
 import { countDelivery, type DeliveryCounter } from "../webhooks/delivery-metrics.js"
 import { deliveryHeaders, isPing, signatureMatches } from "../webhooks/headers.js"
@@ -15,6 +16,11 @@ import { ServeState } from "./serve-state.js"
 export const MAX_BODY_BYTES = 1024 * 1024
 
 export const answer = (status: number, body: Record<string, unknown>) => HttpServerResponse.unsafeJson(body, { status })
+
+/** The answer when the body budget is spent (many bodies arriving at once, or slowly): the store sends it again. */
+const busy = answer(503, { error: "too many deliveries arriving at once; send again later" }).pipe(
+  HttpServerResponse.setHeaders({ "retry-after": String(LISTENER_BUSY_RETRY_AFTER_S), connection: "close" })
+)
 
 /** The store a delivery is for, and how its signature is checked: undefined when it matches, else why not (401). */
 export interface DeliveryTarget {
@@ -47,10 +53,10 @@ export const deliveryIntake = <R1, R2>(options: IntakeOptions<R1, R2>) =>
     if (HttpServerResponse.isServerResponse(target)) return target
     const { storeId } = target
     const rejected = (status: number, error: string) => Effect.as(options.count("rejected", storeId), answer(status, { error }))
-    const read = yield* limitedBody(request, MAX_BODY_BYTES)
+    const raw = yield* limitedBody(request, MAX_BODY_BYTES)
     // The rest of the body is left unread: the connection closes with the answer.
-    if (Option.isNone(read)) return yield* Effect.map(rejected(413, `body larger than ${MAX_BODY_BYTES} bytes`), HttpServerResponse.setHeader("connection", "close"))
-    const raw = read.value
+    if (raw === "too-large") return yield* Effect.map(rejected(413, `body larger than ${MAX_BODY_BYTES} bytes`), HttpServerResponse.setHeader("connection", "close"))
+    if (raw === "busy") return busy
     const text = Buffer.from(raw).toString("utf8")
     const headers = deliveryHeaders(request.headers)
     if (headers.signature === undefined && isPing(request.headers["content-type"], text)) return answer(200, { ping: true })
