@@ -147,7 +147,7 @@ const psqlCommand = Command.make("psql", { builtin: builtinOption }, ({ builtin 
 
 const fileArg = (what: string) => Args.file({ name: "file" }).pipe(Args.withDescription(what))
 
-const backupCommand = Command.make("backup", { file: fileArg("the backup file to write (replaced if it exists)") }, ({ file }) =>
+const backupCommand = Command.make("backup", { file: fileArg("the backup file to write (replaced if it exists; a symbolic link there is refused)") }, ({ file }) =>
   Effect.gen(function*() {
     yield* migrate
     const counts = yield* writeBackup(file)

@@ -1,7 +1,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import * as fs from "node:fs"
-import { Data, Effect, Schema } from "effect"
+import { Effect, Schema } from "effect"
+import { openBackupPartial } from "./backup-file.js"
 
 /**
  * A logical backup written by shopsync itself: the embedded server ships no pg_dump, and the distribution's
@@ -26,12 +27,6 @@ export const BackupHeader = Schema.Struct({
 export const TableSection = Schema.Struct({ name: Schema.String, columns: Schema.Array(Schema.String) })
 
 export const SECTION_PREFIX = "#table "
-
-export class BackupFailed extends Data.TaggedError("BackupFailed")<{ readonly file: string; readonly reason: string }> {
-  override get message() {
-    return `backup ${this.file}: ${this.reason}`
-  }
-}
 
 /** The schemas a backup holds, and the public bookkeeping it replaces by the migration level. */
 export const BACKUP_SCHEMAS = ["store", "sync", "marketing", "analytics"]
@@ -59,15 +54,15 @@ const Sequence = Schema.Struct({ name: Schema.String, value: Schema.NullOr(Schem
 
 const FETCH_ROWS = 2000
 
-/** Writes the backup to `<file>.partial`, renamed to `file` once complete: a failed backup leaves no plausible file. */
+/**
+ * Writes the backup to `<file>.partial` (created new, 0600: see openBackupPartial), renamed to `file` once complete:
+ * a failed backup leaves no plausible file.
+ */
 export const writeBackup = (file: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const partial = `${file}.partial`
-    const fd = yield* Effect.try({
-      try: () => fs.openSync(partial, "w", 0o600),
-      catch: (e) => new BackupFailed({ file, reason: `cannot write it (${String(e)}); choose a writable path` })
-    })
+    const fd = yield* openBackupPartial(file, partial)
     const write = (text: string) => Effect.sync(() => fs.writeSync(fd, text))
     const counts = yield* sql.withTransaction(Effect.gen(function*() {
       yield* sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`
