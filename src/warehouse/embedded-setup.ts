@@ -22,9 +22,11 @@ export interface SuperuserAccess {
  * there under a catalogue name (`public.current_setting`) would then run with the superuser's rights. Options sent
  * at connection beat the database's and roles' settings, from the session's first statement on; `pg_temp` last,
  * so no temporary object shadows a catalogue one. The statements superuser sessions run name their functions and
- * relations by schema too (`pg_catalog.…`).
+ * relations by schema too (`pg_catalog.…`). The owner may also set on the database `role` (the session would act
+ * as that role) and `local_preload_libraries` (loaded at connection, from $libdir/plugins): both reset here.
+ * `session_preload_libraries` it may not set.
  */
-export const SUPERUSER_OPTIONS = "-c search_path=pg_catalog,pg_temp"
+export const SUPERUSER_OPTIONS = "-c search_path=pg_catalog,pg_temp -c role=none -c local_preload_libraries="
 
 /** One short superuser session on the embedded server (setup, the stop check, sizes), closed whatever `f` does. */
 export const withSuperuser = async <A>(

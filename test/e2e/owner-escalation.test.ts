@@ -66,4 +66,19 @@ describe("the owner role cannot make itself superuser", () => {
     expect(await query(ownerUrl, "SELECT DISTINCT caller FROM public.planted_calls WHERE fn = 'current_setting'"))
       .toEqual([{ caller: "shopsync" }])
   }, 120_000)
+
+  it("a role it sets on the database does not become the superuser's: setup and grants still run as superuser", async () => {
+    const env = { SHOPSYNC_DATA_DIR: dataRoot, SHOPSYNC_PG_PORT: String(await freePort()) }
+    expect((await runCli(["warehouse", "start"], env)).code).toBe(0)
+    const ownerUrl = (await runCli(["warehouse", "url"], env)).stdout.trim()
+    await query(ownerUrl, "ALTER DATABASE shopsync SET role = shopsync")
+    const granted = await runCli(["warehouse", "grant", "bi_tool"], env)
+    expect(granted.code, granted.stderr).toBe(0)
+    expect((await runCli(["warehouse", "stop"], env)).code).toBe(0)
+    const restarted = await runCli(["warehouse", "start"], env)
+    expect(restarted.code, restarted.stderr).toBe(0)
+    // The server the first test left running had another port: the URL after the restart.
+    const restartedUrl = (await runCli(["warehouse", "url"], env)).stdout.trim()
+    expect(await query(restartedUrl, "SELECT rolsuper FROM pg_roles WHERE rolname = current_user")).toEqual([{ rolsuper: false }])
+  }, 120_000)
 })
