@@ -3,7 +3,7 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import pg from "pg"
 import { databaseUrlConfig, embeddedConfig } from "../config/settings.js"
 import { defaultDataDir, type EmbeddedServer, embeddedPostgres } from "./embedded.js"
-import { setupDatabase } from "./embedded-setup.js"
+import { setupDatabase, SUPERUSER_OPTIONS } from "./embedded-setup.js"
 
 /**
  * Dates and timestamps come back as the server's text: a `date` parsed into a JS Date
@@ -28,10 +28,11 @@ export const describeDatabase = (url: Redacted.Redacted<string>): string => {
 /** The embedded server's database. */
 export const WAREHOUSE_DATABASE = "shopsync"
 
-/** The URL of `role` on the embedded server's `database`. */
+/** The URL of `role` on the embedded server's `database`; the superuser's pins its search_path (SUPERUSER_OPTIONS). */
 export const embeddedUrl = (server: EmbeddedServer, role: "owner" | "superuser", database = WAREHOUSE_DATABASE) => {
   const { user, password } = role === "owner" ? server.owner : server
-  return Redacted.make(`postgres://${user}:${password}@127.0.0.1:${server.port}/${database}`)
+  const options = role === "superuser" ? `?options=${encodeURIComponent(SUPERUSER_OPTIONS)}` : ""
+  return Redacted.make(`postgres://${user}:${password}@127.0.0.1:${server.port}/${database}${options}`)
 }
 
 /** The embedded server, started (or joined) for the scope's lifetime, its roles and database set up. */

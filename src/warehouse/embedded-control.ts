@@ -67,7 +67,7 @@ const databaseSize = (server: EmbeddedServer) =>
   Effect.tryPromise(() =>
     withSuperuser(server, "postgres", async (client) => {
       const { rows } = await client.query<{ size: string | null }>(
-        "SELECT pg_size_pretty(pg_database_size(datname)) AS size FROM pg_database WHERE datname = $1", [WAREHOUSE_DATABASE]
+        "SELECT pg_catalog.pg_size_pretty(pg_catalog.pg_database_size(datname)) AS size FROM pg_catalog.pg_database WHERE datname = $1", [WAREHOUSE_DATABASE]
       )
       return rows[0]?.size ?? "not created yet"
     }, "shopsync-status")).pipe(Effect.catchAll((e) => Effect.succeed(`unknown (${e.message})`)))

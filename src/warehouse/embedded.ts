@@ -146,7 +146,7 @@ const acquire = ({ dataDir, port }: { dataDir: string; port: number }) =>
 export const otherConnections = (server: Pick<EmbeddedServer, "port" | "user" | "password">) =>
   Effect.tryPromise(() =>
     withSuperuser(server, "postgres", async (client) => {
-      const { rows } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'shopsync'")
+      const { rows } = await client.query<{ n: number }>("SELECT pg_catalog.count(*)::int AS n FROM pg_catalog.pg_stat_activity WHERE application_name = 'shopsync'")
       return rows[0]!.n
     }, "shopsync-stop-check"))
 

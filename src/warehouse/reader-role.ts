@@ -74,7 +74,8 @@ const Login = Schema.Struct({ exists: Schema.Boolean, reader: Schema.Boolean })
 /**
  * Grants the read-only role to a login, creating it when it does not exist (with the password given, else a random
  * one, returned to be shown once); an existing login's password changes only when one is given. The statements are built by the server's format() (%I, %L):
- * DDL takes no bind parameters.
+ * DDL takes no bind parameters. Names are schema-qualified: on the embedded server this runs as superuser in a
+ * database whose `public` the owner role controls.
  */
 export const grantLogin = (login: string, given: string | undefined) =>
   Effect.gen(function*() {
@@ -83,8 +84,8 @@ export const grantLogin = (login: string, given: string | undefined) =>
       Request: Schema.String,
       Result: Login,
       execute: (name) =>
-        sql`SELECT EXISTS (SELECT FROM pg_roles WHERE rolname = ${name}) AS exists,
-                   EXISTS (SELECT FROM pg_roles WHERE rolname = ${READER}) AS reader`
+        sql`SELECT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = ${name}) AS exists,
+                   EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = ${READER}) AS reader`
     })(login)
     if (!state.reader) {
       return yield* new GrantRefused({
@@ -94,7 +95,7 @@ export const grantLogin = (login: string, given: string | undefined) =>
     const password = given ?? (state.exists ? undefined : randomPassword())
     const run = (template: string, a: string, b: string) =>
       Effect.flatMap(
-        sql<{ statement: string }>`SELECT format(${template}, ${a}::text, ${b}::text) AS statement`,
+        sql<{ statement: string }>`SELECT pg_catalog.format(${template}, ${a}::pg_catalog.text, ${b}::pg_catalog.text) AS statement`,
         ([row]) => sql.unsafe(row!.statement)
       )
     yield* sql.withTransaction(Effect.gen(function*() {
