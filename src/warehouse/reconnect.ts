@@ -1,5 +1,5 @@
 import { SqlError } from "@effect/sql/SqlError"
-import { Cause, Clock, Duration, Effect, Exit, Option } from "effect"
+import { Cause, Clock, Data, Duration, Effect, Exit, Option } from "effect"
 import { sqlErrorText } from "./sql-error.js"
 
 /** SQLSTATEs and socket errors of a lost or refused connection: the server went away, restarts, or is not up yet. */
@@ -48,6 +48,23 @@ export const retryConnection = (boundSeconds: number) => <A, E, R>(effect: Effec
       yield* Effect.sleep(Duration.millis(wait))
     }
   })
+
+/** The warehouse stayed unreachable for the whole of SHOPSYNC_WAREHOUSE_RETRY_SECONDS as a run started. */
+export class WarehouseUnreachable extends Data.TaggedError("WarehouseUnreachable")<{ readonly seconds: number; readonly cause: SqlError }> {
+  override get message() {
+    return `${sqlErrorText(this.cause)}; gave up after trying for ${this.seconds} s (SHOPSYNC_WAREHOUSE_RETRY_SECONDS)`
+  }
+}
+
+/**
+ * `retryConnection` for the start of a run (its connection, migrate, locks and row): a warehouse down or restarting
+ * is waited for like later in the run, and one still unreachable at the bound fails with WarehouseUnreachable, which
+ * names the setting that bounds the wait. Other failures (a wrong password, a missing database) fail at once as they are.
+ */
+export const retryStartup = (boundSeconds: number) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | WarehouseUnreachable, R> =>
+  retryConnection(boundSeconds)(effect).pipe(
+    Effect.mapError((e) => (isConnectionLoss(e) ? new WarehouseUnreachable({ seconds: boundSeconds, cause: e as SqlError }) : e))
+  )
 
 /**
  * Waits at most `duration` for a statement, without interrupting it: @effect/sql-pg answers an interrupt with
