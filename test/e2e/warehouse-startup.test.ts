@@ -136,4 +136,17 @@ describe("a warehouse down or restarting as a sync starts (a PostgreSQL of its o
     expect(seconds).toBeGreaterThanOrEqual(2.5)
     expect(seconds).toBeLessThan(15)
   }, 120_000)
+
+  it("a wrong password or a missing database is not waited for: it fails at once with PostgreSQL's words", async () => {
+    const url = await freshDatabase()
+    const [password, missing] = await Promise.all([
+      sync(url.replace(":startup-test@", ":wrong@")).done,
+      sync(url.replace(/\/startup_\d+$/, "/no_such_database")).done
+    ])
+    for (const [done, said] of [[password, "password authentication failed"], [missing, "does not exist"]] as const) {
+      expect(done.code).toBe(1)
+      expect(done.stderr).toContain(said)
+      expect(done.stderr).not.toContain("trying again in")
+    }
+  }, 120_000)
 })
