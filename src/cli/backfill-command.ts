@@ -3,7 +3,7 @@ import { Effect, Option } from "effect"
 import { fullPassConfig, storeSettingsConfig } from "../config/settings.js"
 import { SALES_STREAMS } from "../sync/catalogue.js"
 import { runSync } from "../sync/engine.js"
-import { DatabaseLive } from "../warehouse/database.js"
+import { RunDatabaseLive } from "../warehouse/database.js"
 import { forStore } from "./errors.js"
 import { syncLayer } from "./layers.js"
 import { parseStreams, streamsOption } from "./streams-option.js"
@@ -69,7 +69,7 @@ export const backfillCommand = Command.make(
       }).pipe(
         Effect.provide(syncLayer(settings)),
         Effect.catchTag("SyncFailed", (failed) => Effect.zipRight(printSummary(failed.summary), Effect.fail(failed))),
-        Effect.provide(DatabaseLive)
+        Effect.provide(RunDatabaseLive)
       )
       if (summary !== undefined) yield* printSummary(summary)
     }))

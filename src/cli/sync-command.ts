@@ -4,7 +4,7 @@ import { fullPassConfig, storeIdConfig, storeSettingsConfig } from "../config/se
 import { marketingSettingsOption } from "../marketing-client/config.js"
 import { OutboxLive } from "../contacts/outbox.js"
 import { enqueueContacts } from "../contacts/push.js"
-import { DatabaseLive } from "../warehouse/database.js"
+import { RunDatabaseLive } from "../warehouse/database.js"
 import { CATALOGUE, STREAMS } from "../sync/catalogue.js"
 import { runSync } from "../sync/engine.js"
 import { RunLockHeld } from "../sync/errors.js"
@@ -76,7 +76,7 @@ export const syncCommand = Command.make(
         }
         yield* printSummary(summary)
         yield* marketingPush(noPush)
-      }).pipe(Effect.provide(Layer.mergeAll(OutboxLive, RunsLive(storeId)).pipe(Layer.provideMerge(DatabaseLive)))))
+      }).pipe(Effect.provide(Layer.mergeAll(OutboxLive, RunsLive(storeId)).pipe(Layer.provideMerge(RunDatabaseLive)))))
 ).pipe(
   Command.withDescription(
     "Brings the warehouse up to date with the store, then pushes the contacts that changed to the marketing service. " +

@@ -172,8 +172,9 @@ export const embeddedConfig = Config.all({
 })
 
 /**
- * SHOPSYNC_WAREHOUSE_RETRY_SECONDS: how long a run retries a lost warehouse connection (a restart, a failover), and
- * takes its lock again on a new session, before it stops; the next run resumes from the checkpoints either way.
+ * SHOPSYNC_WAREHOUSE_RETRY_SECONDS: how long a run retries a lost warehouse connection (a restart, a failover, or a
+ * warehouse not up yet as it starts), and takes its lock again on a new session, before it stops; the next run
+ * resumes from the checkpoints either way.
  */
 export const warehouseRetryConfig = wholeNumber("SHOPSYNC_WAREHOUSE_RETRY_SECONDS", 60, { min: 1, max: 3600 })
 

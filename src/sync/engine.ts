@@ -7,6 +7,7 @@ import { LiveRowsLive } from "../warehouse/live-rows.js"
 import { Loader, LoaderLive } from "../warehouse/loader.js"
 import { withGuard } from "../warehouse/lease.js"
 import { migrate } from "../warehouse/migrate.js"
+import { retryStartup } from "../warehouse/reconnect.js"
 import { ScopesLive } from "../warehouse/scopes.js"
 import { CATALOGUE, STREAMS, type StreamName } from "./catalogue.js"
 import { Progress, type RunContext, type SyncRequest } from "./context.js"
@@ -65,7 +66,8 @@ export const underRunLock = <A, E>(
   Effect.gen(function*() {
     const store = yield* StoreClient
     const retrySeconds = yield* warehouseRetryConfig
-    yield* migrate
+    // The run's first statements: a warehouse restarting as it starts is waited for, as later in the run.
+    yield* retryStartup(retrySeconds)(migrate)
     const runs = yield* Effect.provide(Runs, RunsLive(store.storeId))
     const locks = yield* acquireRunLocks(store.storeId, {
       wait: run.wait,

@@ -3,7 +3,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Clock, Deferred, Duration, Effect, ExecutionStrategy, Exit, Option, Ref, Scope } from "effect"
 import { type AdvisoryLock, holdAdvisoryLock } from "../warehouse/advisory-lock.js"
 import { type Guard, type Leases, makeLeases, RunLockLost, type StillHolder, isFree } from "../warehouse/lease.js"
-import { atMost, retryConnection } from "../warehouse/reconnect.js"
+import { atMost, retryConnection, retryStartup } from "../warehouse/reconnect.js"
 import type { Run } from "./runs.js"
 import { heartbeat } from "./heartbeat.js"
 
@@ -93,6 +93,20 @@ const attempt = (storeId: string, leases: Leases, options: LockOptions, still: O
   })
 
 /**
+ * `attempt` in a scope of its own, tried again from scratch while the warehouse connection is lost (a restart as the
+ * run starts): what a failed try took ends with its scope (its lock sessions, its run's row, recorded as failed), and
+ * PostgreSQL has released the advisory locks of a session that died. The scope stays open, for the caller's, only
+ * when the try got the locks.
+ */
+const attemptAfresh = (storeId: string, leases: Leases, options: LockOptions, still: Option.Option<StillHolder>) =>
+  Effect.flatMap(Scope.Scope, (parent) =>
+    Effect.flatMap(Scope.fork(parent, ExecutionStrategy.sequential), (scope) =>
+      attempt(storeId, leases, options, still).pipe(
+        Scope.extend(scope),
+        Effect.onExit((exit) => (Exit.isSuccess(exit) && exit.value._tag === "Got" ? Effect.void : Scope.close(scope, exit)))
+      ))).pipe(retryStartup(options.retrySeconds))
+
+/**
  * Takes the store's run lock for the caller's scope: the session-level advisory lock, and the lease that every write
  * of the run proves (see lease.ts). Returns none when another run holds it and `wait` is off; with `wait`, tries
  * again every 2 seconds, for at most `waitSeconds` when given. The other resources' lock is taken too when free.
@@ -105,12 +119,12 @@ export const acquireRunLocks = (storeId: string, options: LockOptions) =>
     let still = Option.none<StillHolder>()
     let said = false
     for (;;) {
-      const tried = yield* attempt(storeId, leases, options, still)
+      const tried = yield* attemptAfresh(storeId, leases, options, still)
       if (tried._tag === "Got") return Option.some(yield* holding(storeId, leases, tried, options.retrySeconds))
       if (tried._tag === "Watch") {
         yield* Effect.logInfo(`the lock of store ${storeId} is free but run ${tried.holder.run} holds its lease: watching its heartbeat`)
         yield* Effect.sleep(WATCH)
-        const now = yield* leases.read(SALES)
+        const now = yield* retryStartup(options.retrySeconds)(leases.read(SALES))
         // Its heartbeat stood still: its process is gone; the next try takes the lease over.
         if (now.holder === tried.holder.run && now.beat !== null && now.beat <= tried.holder.beat) {
           still = Option.some(tried.holder)

@@ -1,9 +1,13 @@
+import * as Reactivity from "@effect/experimental/Reactivity"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Context, Effect, Layer, Option, Redacted } from "effect"
 import pg from "pg"
-import { databaseUrlConfig, embeddedConfig } from "../config/settings.js"
+import { databaseUrlConfig, embeddedConfig, warehouseRetryConfig } from "../config/settings.js"
 import { defaultDataDir, type EmbeddedServer, embeddedPostgres } from "./embedded.js"
 import { setupDatabase, SUPERUSER_OPTIONS } from "./embedded-setup.js"
+import { retryStartup } from "./reconnect.js"
 
 /**
  * Dates and timestamps come back as the server's text: a `date` parsed into a JS Date
@@ -15,9 +19,23 @@ const types = {
     TEXT_TYPES.has(oid) ? (v: string) => v : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser
 }
 
+const pgConfig = (url: Redacted.Redacted<string>, maxConnections: number): PgClient.PgClientConfig =>
+  ({ url, types, maxConnections, applicationName: "shopsync" })
+
 /** The SQL client for a PostgreSQL URL (a pool of `maxConnections`). */
-export const pgLayer = (url: Redacted.Redacted<string>, maxConnections = 6) =>
-  PgClient.layer({ url, types, maxConnections, applicationName: "shopsync" })
+export const pgLayer = (url: Redacted.Redacted<string>, maxConnections = 6) => PgClient.layer(pgConfig(url, maxConnections))
+
+/**
+ * pgLayer for a run: the client connects when built (a `SELECT 1`), so a warehouse down or restarting as the run
+ * starts would fail it at once; it is waited for within `retrySeconds` instead, like a loss later in the run.
+ */
+const pgLayerWaiting = (url: Redacted.Redacted<string>, retrySeconds: number) =>
+  Layer.scopedContext(
+    PgClient.make(pgConfig(url, 6)).pipe(
+      retryStartup(retrySeconds),
+      Effect.map((client) => Context.make(PgClient.PgClient, client).pipe(Context.add(SqlClient.SqlClient, client)))
+    )
+  ).pipe(Layer.provide(Reactivity.layer))
 
 /** Which warehouse a command uses, for the one line that says so. */
 export const describeDatabase = (url: Redacted.Redacted<string>): string => {
@@ -47,14 +65,27 @@ export const embeddedWarehouse = Effect.gen(function*() {
   return server
 })
 
+type Client<E> = Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, E>
+
+/** The warehouse connection: DATABASE_URL when set (through `connect`), else the embedded PostgreSQL. */
+const warehouseLayer = <E>(connect: (url: Redacted.Redacted<string>) => Client<E>) =>
+  Layer.unwrapScoped(
+    Effect.gen(function*() {
+      const configured = yield* databaseUrlConfig
+      if (Option.isSome(configured)) {
+        yield* Effect.logInfo(`warehouse: PostgreSQL at ${describeDatabase(configured.value)} (DATABASE_URL)`)
+        return connect(configured.value) as Client<E | SqlError>
+      }
+      return pgLayer(embeddedUrl(yield* embeddedWarehouse, "owner")) as Client<E | SqlError>
+    })
+  )
+
 /** The warehouse connection: DATABASE_URL when set, else the embedded PostgreSQL. */
-export const DatabaseLive = Layer.unwrapScoped(
-  Effect.gen(function*() {
-    const configured = yield* databaseUrlConfig
-    if (Option.isSome(configured)) {
-      yield* Effect.logInfo(`warehouse: PostgreSQL at ${describeDatabase(configured.value)} (DATABASE_URL)`)
-      return pgLayer(configured.value)
-    }
-    return pgLayer(embeddedUrl(yield* embeddedWarehouse, "owner"))
-  })
-)
+export const DatabaseLive = warehouseLayer((url) => pgLayer(url))
+
+/**
+ * DatabaseLive for a sync or backfill: a DATABASE_URL server that is down or restarting is waited for within
+ * SHOPSYNC_WAREHOUSE_RETRY_SECONDS (cron may start a run during a restart). The embedded server is started by the
+ * command itself: nothing to wait for. Interactive commands keep DatabaseLive, which fails at once.
+ */
+export const RunDatabaseLive = Layer.unwrapEffect(Effect.map(warehouseRetryConfig, (seconds) => warehouseLayer((url) => pgLayerWaiting(url, seconds))))

@@ -1,5 +1,5 @@
 import { SqlError } from "@effect/sql/SqlError"
-import { Cause, Clock, Duration, Effect, Exit, Option } from "effect"
+import { Cause, Clock, Data, Duration, Effect, Exit, Option } from "effect"
 import { sqlErrorText } from "./sql-error.js"
 
 /** SQLSTATEs and socket errors of a lost or refused connection: the server went away, restarts, or is not up yet. */
@@ -28,7 +28,7 @@ const lostConnection = <E>(cause: Cause.Cause<E>): Option.Option<unknown> =>
 
 /**
  * Runs `effect` again while it fails with a lost connection, waiting 0.25 s, 0.5 s, … up to 4 s between attempts,
- * for at most `boundSeconds` in all; then fails as the last attempt did. Only whole units of work may be retried (a
+ * the last one at `boundSeconds`; then fails as the last attempt did. Only whole units of work may be retried (a
  * transaction, a stream resuming from its checkpoints): a statement of a transaction whose connection died cannot.
  */
 export const retryConnection = (boundSeconds: number) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
@@ -38,14 +38,33 @@ export const retryConnection = (boundSeconds: number) => <A, E, R>(effect: Effec
       const exit = yield* Effect.exit(effect)
       if (Exit.isSuccess(exit)) return exit.value
       const lost = lostConnection(exit.cause)
-      const elapsed = (yield* Clock.currentTimeMillis) - start
-      if (Option.isNone(lost) || elapsed + delay > boundSeconds * 1000) return yield* exit
+      const left = boundSeconds * 1000 - ((yield* Clock.currentTimeMillis) - start)
+      if (Option.isNone(lost) || left <= 0) return yield* exit
+      // The last wait is cut to the bound, so a server back just before it is still found.
+      const wait = Math.min(delay, left)
       yield* Effect.logWarning(
-        `${sqlErrorText(lost.value)}: trying again in ${delay / 1000} s (for up to ${boundSeconds} s); the run resumes from its checkpoints`
+        `${sqlErrorText(lost.value)}: trying again in ${wait / 1000} s (for up to ${boundSeconds} s); the run resumes from its checkpoints`
       )
-      yield* Effect.sleep(Duration.millis(delay))
+      yield* Effect.sleep(Duration.millis(wait))
     }
   })
+
+/** The warehouse stayed unreachable for the whole of SHOPSYNC_WAREHOUSE_RETRY_SECONDS as a run started. */
+export class WarehouseUnreachable extends Data.TaggedError("WarehouseUnreachable")<{ readonly seconds: number; readonly cause: SqlError }> {
+  override get message() {
+    return `${sqlErrorText(this.cause)}; gave up after trying for ${this.seconds} s (SHOPSYNC_WAREHOUSE_RETRY_SECONDS)`
+  }
+}
+
+/**
+ * `retryConnection` for the start of a run (its connection, migrate, locks and row): a warehouse down or restarting
+ * is waited for like later in the run, and one still unreachable at the bound fails with WarehouseUnreachable, which
+ * names the setting that bounds the wait. Other failures (a wrong password, a missing database) fail at once as they are.
+ */
+export const retryStartup = (boundSeconds: number) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | WarehouseUnreachable, R> =>
+  retryConnection(boundSeconds)(effect).pipe(
+    Effect.mapError((e) => (isConnectionLoss(e) ? new WarehouseUnreachable({ seconds: boundSeconds, cause: e as SqlError }) : e))
+  )
 
 /**
  * Waits at most `duration` for a statement, without interrupting it: @effect/sql-pg answers an interrupt with
