@@ -1,14 +1,11 @@
-import * as fs from "node:fs"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { manualClock, startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
 import { dailyNetSales } from "../../src/simulator/store/reports/reference.js"
-import EmbeddedPostgres from "../../src/warehouse/embedded-postgres.js"
-import { defaultDataDir } from "../../src/warehouse/embedded.js"
 import { startCli } from "../support/cli.js"
 import { sqlRows } from "../support/database.js"
 import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
-import { freePort } from "../support/ports.js"
+import { type OwnPostgres, startOwnPostgres } from "../support/own-postgres.js"
 import { expectOrdersMatchStore, expectRefundsMatchStore, failedSync, ms, runStatuses, streamState } from "../support/scenarios.js"
 
 const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(resolve, millis))
@@ -170,8 +167,8 @@ describe("a run whose lease is taken", () => {
 })
 
 describe("a warehouse restarting under a running sync (a PostgreSQL of its own)", () => {
-  const dataDir = defaultDataDir(`test-lock-restart-${process.pid}`)
-  let server: InstanceType<typeof EmbeddedPostgres>
+  let own: OwnPostgres
+  let server: OwnPostgres["server"]
   let url: string
   let sim: StoreSimulator
   const clock = manualClock(ms("2026-09-01T12:00:00Z"))
@@ -191,17 +188,9 @@ describe("a warehouse restarting under a running sync (a PostgreSQL of its own)"
     })
 
   beforeAll(async () => {
-    const port = await freePort()
-    server = new EmbeddedPostgres({
-      databaseDir: dataDir, port, user: "postgres", password: "restart-test", persistent: true,
-      createPostgresUser: process.getuid?.() === 0,
-      initdbFlags: ["--locale=C", "--encoding=UTF8", "--lc-messages=C"],
-      postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
-      onLog: () => undefined, onError: () => undefined
-    })
-    await server.initialise()
-    await server.start()
-    url = `postgres://postgres:restart-test@127.0.0.1:${port}/postgres`
+    own = await startOwnPostgres("lock-restart")
+    server = own.server
+    url = own.url
     sim = await startStoreSimulator({
       clock,
       data: { seed: 33, orders: 4000, start: "2026-01-01", days: 150 },
@@ -213,8 +202,7 @@ describe("a warehouse restarting under a running sync (a PostgreSQL of its own)"
   }, 60_000)
   afterAll(async () => {
     await sim?.close()
-    await server?.stop()
-    fs.rmSync(dataDir, { recursive: true, force: true })
+    await own?.remove()
   })
 
   it("a restart within the retry bound: the run goes on and exits 0 with the exact data", async () => {

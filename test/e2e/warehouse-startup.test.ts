@@ -1,12 +1,9 @@
-import * as fs from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { manualClock, startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
 import { dailyNetSales } from "../../src/simulator/store/reports/reference.js"
-import EmbeddedPostgres from "../../src/warehouse/embedded-postgres.js"
-import { defaultDataDir } from "../../src/warehouse/embedded.js"
 import { startCli } from "../support/cli.js"
 import { sqlRows } from "../support/database.js"
-import { freePort } from "../support/ports.js"
+import { type OwnPostgres, startOwnPostgres } from "../support/own-postgres.js"
 import { ms } from "../support/scenarios.js"
 
 const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(resolve, millis))
@@ -17,8 +14,8 @@ const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(reso
  * own, so each run's start migrates an empty one (the longest stretch of its first seconds).
  */
 describe("a warehouse down or restarting as a sync starts (a PostgreSQL of its own)", () => {
-  const dataDir = defaultDataDir(`test-startup-${process.pid}`)
-  let server: InstanceType<typeof EmbeddedPostgres>
+  let own: OwnPostgres
+  let server: OwnPostgres["server"]
   let admin: string
   let sim: StoreSimulator
   let delay = 0
@@ -65,17 +62,9 @@ describe("a warehouse down or restarting as a sync starts (a PostgreSQL of its o
   }
 
   beforeAll(async () => {
-    const port = await freePort()
-    server = new EmbeddedPostgres({
-      databaseDir: dataDir, port, user: "postgres", password: "startup-test", persistent: true,
-      createPostgresUser: process.getuid?.() === 0,
-      initdbFlags: ["--locale=C", "--encoding=UTF8", "--lc-messages=C"],
-      postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
-      onLog: () => undefined, onError: () => undefined
-    })
-    await server.initialise()
-    await server.start()
-    admin = `postgres://postgres:startup-test@127.0.0.1:${port}/postgres`
+    own = await startOwnPostgres("startup")
+    server = own.server
+    admin = own.url
     sim = await startStoreSimulator({
       clock,
       data: { seed: 33, orders: 4000, start: "2026-01-01", days: 150 },
@@ -84,8 +73,7 @@ describe("a warehouse down or restarting as a sync starts (a PostgreSQL of its o
   }, 60_000)
   afterAll(async () => {
     await sim?.close()
-    await server?.stop()
-    fs.rmSync(dataDir, { recursive: true, force: true })
+    await own?.remove()
   })
 
   it("started while the warehouse is down, which comes up 4 s later: the run waits, exits 0 with the exact data", async () => {
