@@ -239,7 +239,7 @@ const readSecond = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range
       return next([read], Option.some({ ...step, seen, pass: step.pass + 1, pageNo: 1, firstTotal: undefined, stable: true }))
     }
     if (!stable) {
-      yield* Effect.logWarning(`${spec.path}: second ${toApiGmt(second)} kept changing over 5 passes; the next run's deletion check will settle it`)
+      yield* Effect.logWarning(`${spec.path}: second ${toApiGmt(second)} kept changing over 5 passes; a row of it may be missed until the reconciliation (shopsync verify) finds it`)
     }
     const after = through(second)
     const whole: WalkPage<A> = { docs: [], rejected: [], cleaned: [], json: undefined, places: undefined, cursor: after, seen: null, total: page.total, last: after.at >= range.upper - 1 }
