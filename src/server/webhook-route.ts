@@ -17,6 +17,9 @@ export const MAX_BODY_BYTES = 1024 * 1024
 
 export const answer = (status: number, body: Record<string, unknown>) => HttpServerResponse.unsafeJson(body, { status })
 
+/** The refusal of a signature that does not match, and of a store id that is not registered (not told apart). */
+export const WRONG_SIGNATURE = "missing or wrong signature"
+
 /** The answer when the body budget is spent (many bodies arriving at once, or slowly): the store sends it again. */
 const busy = answer(503, { error: "too many deliveries arriving at once; send again later" }).pipe(
   HttpServerResponse.setHeaders({ "retry-after": String(LISTENER_BUSY_RETRY_AFTER_S), connection: "close" })
@@ -25,6 +28,8 @@ const busy = answer(503, { error: "too many deliveries arriving at once; send ag
 /** The store a delivery is for, and how its signature is checked: undefined when it matches, else why not (401). */
 export interface DeliveryTarget {
   readonly storeId: string
+  /** The store its deliveries are counted under, when not storeId: unregistered ids share one, so random ids add no series. */
+  readonly countedAs?: string
   readonly verify: (body: Uint8Array, signature: string | undefined) => Effect.Effect<string | undefined>
 }
 
@@ -52,7 +57,7 @@ export const deliveryIntake = <R1, R2>(options: IntakeOptions<R1, R2>) =>
     const target = yield* options.target((yield* HttpRouter.params).storeId)
     if (HttpServerResponse.isServerResponse(target)) return target
     const { storeId } = target
-    const rejected = (status: number, error: string) => Effect.as(options.count("rejected", storeId), answer(status, { error }))
+    const rejected = (status: number, error: string) => Effect.as(options.count("rejected", target.countedAs ?? storeId), answer(status, { error }))
     const raw = yield* limitedBody(request, MAX_BODY_BYTES)
     // The rest of the body is left unread: the connection closes with the answer.
     if (raw === "too-large") return yield* Effect.map(rejected(413, `body larger than ${MAX_BODY_BYTES} bytes`), HttpServerResponse.setHeader("connection", "close"))
@@ -88,7 +93,7 @@ export const webhookRoute = (secret: Option.Option<Redacted.Redacted<string>>) =
             verify: (body, signature) => Effect.succeed(
               Option.isNone(secret)
                 ? "STORE_WEBHOOK_SECRET is not set: no delivery can be verified"
-                : signatureMatches(body, signature, Redacted.value(secret.value)) ? undefined : "missing or wrong signature"
+                : signatureMatches(body, signature, Redacted.value(secret.value)) ? undefined : WRONG_SIGNATURE
             )
           }
       ),
