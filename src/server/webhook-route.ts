@@ -7,7 +7,7 @@ import { LISTENER_BUSY_RETRY_AFTER_S } from "../config/listener-limits.js"
 import { errorText } from "../sync/errors.js"
 import { countDelivery, type DeliveryCounter } from "../webhooks/delivery-metrics.js"
 import { deliveryHeaders, isPing, signatureMatches } from "../webhooks/headers.js"
-import { Inbox, type Received } from "../webhooks/inbox.js"
+import { bodyDigest, Inbox, type Received } from "../webhooks/inbox.js"
 import { InboxSignal } from "../webhooks/worker.js"
 import { limitedBody } from "./limited-body.js"
 import { ServeState } from "./serve-state.js"
@@ -68,7 +68,8 @@ export const deliveryIntake = <R1, R2>(options: IntakeOptions<R1, R2>) =>
     const refusal = yield* target.verify(raw, headers.signature)
     if (refusal !== undefined) return yield* rejected(401, refusal)
     if (headers.topic === undefined || headers.webhookId === undefined) return yield* rejected(400, "missing webhook topic or id header")
-    const delivery = { storeId, webhookId: headers.webhookId, deliveryId: headers.deliveryId ?? createHash("sha256").update(raw).digest("hex"), topic: headers.topic, body: text }
+    const digest = bodyDigest(headers.topic, raw)
+    const delivery = { storeId, webhookId: headers.webhookId, deliveryId: headers.deliveryId ?? createHash("sha256").update(raw).digest("hex"), topic: headers.topic, body: text, digest }
     const stored = yield* Effect.either(Effect.flatMap(Inbox, (inbox) => inbox.add(delivery)))
     if (stored._tag === "Left") {
       yield* Effect.logWarning(`webhooks: delivery not stored (the store will send it again): ${errorText(stored.left)}`)

@@ -2,7 +2,7 @@
 // any store's signed deliveries (the simulators' own webhooks, and deliveries posted by hand to the other worker),
 // checked against that store's registered secret; the store's entity applies them and the warehouse follows the
 // simulator's state. Also: 401 without a registered secret (until the store is added again with one), a wrong
-// signature, an unknown store (answered as a wrong signature, without a registry read per id), a delivery whose message was lost, /healthz, /metrics per store, the pages.
+// signature, an unknown store (answered as a wrong signature, without a registry read per id), a replayed body stored once, a delivery whose message was lost, /healthz, /metrics per store, the pages.
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { dailyNetSales, startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
@@ -148,6 +148,18 @@ describe("shopsync worker serves every registered store's webhooks, health, metr
     })
     // At most one read of the whole registry per 10 s, where one per id would be 100.
     expect(flooded - idle, `${flooded} scans flooded, ${idle} idle`).toBeLessThanOrEqual(2)
+  })
+
+  it("stores a delivery re-sent with new delivery ids once (the same body for the same store)", async () => {
+    const o = sims.get("w2")!.state.orders[1]!
+    const answers = new Map<string, number>()
+    for (let i = 0; i < 200; i++) {
+      const res = await postOrder(workers[i % 2]!.base, "w2", o.id, "order.updated", `replay-${i}`, "whsec_w2")
+      const key = `${res.status} ${await res.text()}`
+      answers.set(key, (answers.get(key) ?? 0) + 1)
+    }
+    expect(Object.fromEntries(answers)).toEqual({ '200 {"stored":"new"}': 1, '200 {"stored":"duplicate"}': 199 })
+    expect(await q("SELECT 1 FROM sync.webhook_inbox WHERE store_id = 'w2' AND delivery_id LIKE 'replay-%'")).toHaveLength(1)
   })
 
   it("any worker applies any store's delivery posted to it", async () => {
