@@ -7,7 +7,7 @@ import { LISTENER_BUSY_RETRY_AFTER_S } from "../config/listener-limits.js"
 import { errorText } from "../sync/errors.js"
 import { countDelivery, type DeliveryCounter } from "../webhooks/delivery-metrics.js"
 import { deliveryHeaders, isPing, signatureMatches } from "../webhooks/headers.js"
-import { Inbox, type Received } from "../webhooks/inbox.js"
+import { bodyDigest, Inbox, type Received } from "../webhooks/inbox.js"
 import { InboxSignal } from "../webhooks/worker.js"
 import { limitedBody } from "./limited-body.js"
 import { ServeState } from "./serve-state.js"
@@ -17,6 +17,9 @@ export const MAX_BODY_BYTES = 1024 * 1024
 
 export const answer = (status: number, body: Record<string, unknown>) => HttpServerResponse.unsafeJson(body, { status })
 
+/** The refusal of a signature that does not match, and of a store id that is not registered (not told apart). */
+export const WRONG_SIGNATURE = "missing or wrong signature"
+
 /** The answer when the body budget is spent (many bodies arriving at once, or slowly): the store sends it again. */
 const busy = answer(503, { error: "too many deliveries arriving at once; send again later" }).pipe(
   HttpServerResponse.setHeaders({ "retry-after": String(LISTENER_BUSY_RETRY_AFTER_S), connection: "close" })
@@ -25,6 +28,8 @@ const busy = answer(503, { error: "too many deliveries arriving at once; send ag
 /** The store a delivery is for, and how its signature is checked: undefined when it matches, else why not (401). */
 export interface DeliveryTarget {
   readonly storeId: string
+  /** The store its deliveries are counted under, when not storeId: unregistered ids share one, so random ids add no series. */
+  readonly countedAs?: string
   readonly verify: (body: Uint8Array, signature: string | undefined) => Effect.Effect<string | undefined>
 }
 
@@ -52,7 +57,7 @@ export const deliveryIntake = <R1, R2>(options: IntakeOptions<R1, R2>) =>
     const target = yield* options.target((yield* HttpRouter.params).storeId)
     if (HttpServerResponse.isServerResponse(target)) return target
     const { storeId } = target
-    const rejected = (status: number, error: string) => Effect.as(options.count("rejected", storeId), answer(status, { error }))
+    const rejected = (status: number, error: string) => Effect.as(options.count("rejected", target.countedAs ?? storeId), answer(status, { error }))
     const raw = yield* limitedBody(request, MAX_BODY_BYTES)
     // The rest of the body is left unread: the connection closes with the answer.
     if (raw === "too-large") return yield* Effect.map(rejected(413, `body larger than ${MAX_BODY_BYTES} bytes`), HttpServerResponse.setHeader("connection", "close"))
@@ -63,7 +68,8 @@ export const deliveryIntake = <R1, R2>(options: IntakeOptions<R1, R2>) =>
     const refusal = yield* target.verify(raw, headers.signature)
     if (refusal !== undefined) return yield* rejected(401, refusal)
     if (headers.topic === undefined || headers.webhookId === undefined) return yield* rejected(400, "missing webhook topic or id header")
-    const delivery = { storeId, webhookId: headers.webhookId, deliveryId: headers.deliveryId ?? createHash("sha256").update(raw).digest("hex"), topic: headers.topic, body: text }
+    const digest = bodyDigest(headers.topic, raw)
+    const delivery = { storeId, webhookId: headers.webhookId, deliveryId: headers.deliveryId ?? createHash("sha256").update(raw).digest("hex"), topic: headers.topic, body: text, digest }
     const stored = yield* Effect.either(Effect.flatMap(Inbox, (inbox) => inbox.add(delivery)))
     if (stored._tag === "Left") {
       yield* Effect.logWarning(`webhooks: delivery not stored (the store will send it again): ${errorText(stored.left)}`)
@@ -88,7 +94,7 @@ export const webhookRoute = (secret: Option.Option<Redacted.Redacted<string>>) =
             verify: (body, signature) => Effect.succeed(
               Option.isNone(secret)
                 ? "STORE_WEBHOOK_SECRET is not set: no delivery can be verified"
-                : signatureMatches(body, signature, Redacted.value(secret.value)) ? undefined : "missing or wrong signature"
+                : signatureMatches(body, signature, Redacted.value(secret.value)) ? undefined : WRONG_SIGNATURE
             )
           }
       ),

@@ -14,7 +14,7 @@ import { type MeasuredStore, metricsOf, runnerShards } from "./metrics.js"
 import { webhookSummary } from "./router.js"
 import { PAGE_HEADERS, storePageResponse } from "./status-page.js"
 import { storesPageResponse } from "./stores-page.js"
-import { answer, type DeliveryTarget, deliveryIntake } from "./webhook-route.js"
+import { answer, type DeliveryTarget, deliveryIntake, WRONG_SIGNATURE } from "./webhook-route.js"
 import { type StoreSecret, WebhookSecrets } from "./webhook-secrets.js"
 
 export interface WorkerHttpOptions {
@@ -30,26 +30,34 @@ export interface WorkerHttpOptions {
 const refusal = (storeId: string, found: StoreSecret, body: Uint8Array, signature: string | undefined): string | undefined => {
   switch (found._tag) {
     case "Secret":
-      return signatureMatches(body, signature, Redacted.value(found.secret)) ? undefined : "missing or wrong signature"
+      return signatureMatches(body, signature, Redacted.value(found.secret)) ? undefined : WRONG_SIGNATURE
     case "NoSecret":
       return `store ${storeId} has no webhook secret registered, so no delivery can be verified: register the store with --webhook-secret-env`
     case "Unknown":
-      return `store ${storeId} is no longer registered`
+      // Worded as a wrong signature, so that store ids cannot be found out by trying them.
+      return WRONG_SIGNATURE
     case "Unreadable":
       return `store ${storeId}'s webhook secret could not be read: ${found.reason}`
   }
 }
 
-/** The store of /webhooks/store/<id> with its registered secret; a refused signature is checked once more against a fresh read. */
+/** The store tag under which deliveries to unregistered ids are counted. */
+const UNREGISTERED = "(unregistered)"
+
+/**
+ * The store of /webhooks/store/<id> with its registered secret; a refused signature is checked once more against a
+ * fresh read. An unregistered id is answered as a wrong signature (same status, body, headers, and its body read the
+ * same way) from the registry as last read: no read of its own, so random ids cost nothing.
+ */
 const target = (secrets: WebhookSecrets["Type"]) => (id: string | undefined) =>
   Effect.gen(function*() {
     if (id === undefined) return answer(404, { error: "a worker takes deliveries at /webhooks/store/<store_id>, for every registered store" })
     const found = yield* secrets.lookup(id, false)
-    if (found._tag === "Unknown") return answer(404, { error: `store ${id} is not registered` })
     if (found._tag === "Unreadable") {
       yield* Effect.logWarning(`webhooks: store ${id}'s secret could not be read: ${found.reason}`)
       return answer(503, { error: "the store registry is not available; send again later" })
     }
+    if (found._tag === "Unknown") return { storeId: id, countedAs: UNREGISTERED, verify: () => Effect.succeed(WRONG_SIGNATURE) } satisfies DeliveryTarget
     const verify = (body: Uint8Array, signature: string | undefined) =>
       refusal(id, found, body, signature) === undefined
         ? Effect.succeed(undefined)

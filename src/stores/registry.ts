@@ -1,7 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as SqlSchema from "@effect/sql/SqlSchema"
-import { Context, Data, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Context, Data, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
 import { type KeyProblem, type MasterKeyWrong, SecretBox, SecretBoxLive } from "./secret-box.js"
 
 /** A registered store as `stores list` shows it: everything but its keys. */
@@ -110,6 +110,11 @@ export class StoreRegistry extends Context.Tag("StoreRegistry")<StoreRegistry, {
   readonly list: Effect.Effect<ReadonlyArray<StoreListing>, SqlError>
   /** One store with its secrets opened: a wrong master key fails here, before anything is sent to the store. */
   readonly get: (storeId: string) => Effect.Effect<RegisteredStore, StoreNotRegistered | KeyProblem | MasterKeyWrong | SqlError>
+  /**
+   * Every registered store's webhook secret, opened (None: registered without one; a Left: this one could not be
+   * opened), read in one query so that the webhook intake knows the whole registry, unknown ids included.
+   */
+  readonly webhookSecrets: Effect.Effect<ReadonlyMap<string, Either.Either<Option.Option<Redacted.Redacted<string>>, KeyProblem | MasterKeyWrong>>, SqlError>
   /** Deletes the registry row only: the store's warehouse rows stay. */
   readonly remove: (storeId: string) => Effect.Effect<void, StoreNotRegistered | SqlError>
   /** The store's sync interval; the schedule takes it at its next tick. */
@@ -178,6 +183,17 @@ const make = Effect.gen(function*() {
       } satisfies RegisteredStore
     }).pipe(Effect.catchTag("ParseError", Effect.die))
 
+  const hookSecrets = SqlSchema.findAll({
+    Request: Schema.Void,
+    Result: Schema.Struct({ storeId: Schema.String, webhookSecret: Schema.NullOr(Schema.Uint8ArrayFromSelf) }),
+    execute: () => sql`SELECT store_id AS "storeId", webhook_secret AS "webhookSecret" FROM sync.store_registry`
+  })
+  const webhookSecrets = Effect.gen(function*() {
+    const rows = yield* hookSecrets(undefined)
+    const opened = yield* Effect.forEach(rows, (row) => Effect.either(openOption(row.storeId, "webhook_secret", row.webhookSecret)))
+    return new Map(rows.map((row, i) => [row.storeId, opened[i]!]))
+  }).pipe(Effect.catchTag("ParseError", Effect.die))
+
   const rotateRow = (row: typeof SealedRow.Type) =>
     Effect.gen(function*() {
       let secrets = 0
@@ -212,6 +228,7 @@ const make = Effect.gen(function*() {
     add: (store) => add(store).pipe(Effect.catchTag("ParseError", Effect.die)),
     list: list.pipe(Effect.catchTag("ParseError", Effect.die)),
     get,
+    webhookSecrets,
     remove: (storeId) => touched(storeId, sql`DELETE FROM sync.store_registry WHERE store_id = ${storeId} RETURNING store_id`),
     setEvery: (storeId, everyMs) =>
       touched(storeId, sql`UPDATE sync.store_registry SET every = make_interval(secs => ${everyMs / 1000}), updated_at = now()

@@ -1,7 +1,9 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as SqlSchema from "@effect/sql/SqlSchema"
+import { createHash } from "node:crypto"
 import { Context, Effect, Layer, Option, type ParseResult, Schema } from "effect"
+import { TOPICS } from "./headers.js"
 
 /** A delivery as the route hands it over: verified, not yet stored. */
 export interface Received {
@@ -10,7 +12,16 @@ export interface Received {
   readonly deliveryId: string
   readonly topic: string
   readonly body: string
+  /** bodyDigest of its topic and raw body: a delivery whose digest the store already has is not stored again. */
+  readonly digest: string
 }
+
+/**
+ * SHA-256 (hex) of a delivery's topic and raw body, which the store's signature covers (the topic header is not
+ * signed, so topics shopsync does not apply count as one: made-up topics cannot store a captured body again).
+ */
+export const bodyDigest = (topic: string, raw: Uint8Array): string =>
+  createHash("sha256").update((TOPICS as ReadonlyArray<string>).includes(topic) ? topic : "*").update("\n").update(raw).digest("hex")
 
 /** A pending delivery, as the worker reads it. */
 export const Pending = Schema.Struct({
@@ -39,7 +50,7 @@ export type StoreWaiting = typeof StoreWaiting.Type
 
 /** sync.webhook_inbox: the only module that reads or writes it. */
 export class Inbox extends Context.Tag("shopsync/Inbox")<Inbox, {
-  /** Stores a delivery; false when this webhook's delivery id was stored before (a resend). */
+  /** Stores a delivery; false when this webhook's delivery id, or the same topic and body, was stored before (a resend, a replay). */
   readonly add: (delivery: Received) => Effect.Effect<boolean, SqlError>
   /** A store's oldest pending deliveries, in arrival order. */
   readonly pending: (storeId: string, limit: number) => Effect.Effect<ReadonlyArray<Pending>, SqlError>
@@ -63,12 +74,13 @@ export const makeInbox = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
   const inserted = SqlSchema.findAll({
-    Request: Schema.Struct({ storeId: Schema.String, webhookId: Schema.String, deliveryId: Schema.String, topic: Schema.String, body: Schema.String }),
+    Request: Schema.Struct({ storeId: Schema.String, webhookId: Schema.String, deliveryId: Schema.String, topic: Schema.String, body: Schema.String, digest: Schema.String }),
     Result: Schema.Struct({ seq: Schema.NumberFromString }),
+    // No conflict target: either unique key (the delivery ids, or the digest) makes it a duplicate.
     execute: (d) =>
-      sql`INSERT INTO sync.webhook_inbox (store_id, webhook_id, delivery_id, topic, body)
-          VALUES (${d.storeId}, ${d.webhookId}, ${d.deliveryId}, ${d.topic}, ${d.body})
-          ON CONFLICT (store_id, webhook_id, delivery_id) DO NOTHING RETURNING seq`
+      sql`INSERT INTO sync.webhook_inbox (store_id, webhook_id, delivery_id, topic, body, body_sha256)
+          VALUES (${d.storeId}, ${d.webhookId}, ${d.deliveryId}, ${d.topic}, ${d.body}, decode(${d.digest}, 'hex'))
+          ON CONFLICT DO NOTHING RETURNING seq`
   })
 
   const pending = SqlSchema.findAll({

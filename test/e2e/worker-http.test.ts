@@ -2,7 +2,7 @@
 // any store's signed deliveries (the simulators' own webhooks, and deliveries posted by hand to the other worker),
 // checked against that store's registered secret; the store's entity applies them and the warehouse follows the
 // simulator's state. Also: 401 without a registered secret (until the store is added again with one), a wrong
-// signature, an unknown store, a delivery whose message was lost, /healthz, /metrics per store, the pages.
+// signature, an unknown store (answered as a wrong signature, without a registry read per id), a replayed body stored once, a delivery whose message was lost, /healthz, /metrics per store, the pages.
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { dailyNetSales, startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
@@ -101,13 +101,13 @@ describe("shopsync worker serves every registered store's webhooks, health, metr
     }
   })
 
-  it("refuses a wrong signature (401), an unknown store (404), a store without a secret (401) until it has one", async () => {
+  it("refuses a wrong signature (401), an unknown store (401, as a wrong signature), a store without a secret (401) until it has one", async () => {
     const sim = sims.get("w1")!
     const o = sim.state.orders[0]!
     expect((await postOrder(workers[1]!.base, "w1", o.id, "order.updated", "x-1", "not-the-secret")).status).toBe(401)
     const unknown = await deliver(`${workers[0]!.base}/webhooks/store/nobody`, "{}", { "x-wc-webhook-signature": "AAAA" })
-    expect(unknown.status).toBe(404)
-    expect(await unknown.text()).toContain("store nobody is not registered")
+    expect(unknown.status).toBe(401)
+    expect(await unknown.json()).toEqual({ error: "missing or wrong signature" })
     const noSecret = await postOrder(workers[0]!.base, "w3", sims.get("w3")!.state.orders[0]!.id, "order.updated", "x-3", "whsec_w3")
     expect(noSecret.status).toBe(401)
     expect(await noSecret.text()).toContain("no webhook secret registered")
@@ -118,6 +118,48 @@ describe("shopsync worker serves every registered store's webhooks, health, metr
     const again = await addStore("w3", true)
     expect(again.code, again.stderr).toBe(0)
     expect((await postOrder(workers[0]!.base, "w3", sims.get("w3")!.state.orders[0]!.id, "order.updated", "x-4", "whsec_w3")).status).toBe(200)
+  })
+
+  it("answers an unknown store exactly as a known one with a wrong signature, and floods of unknown ids do not reach the registry", async () => {
+    const body = JSON.stringify({ id: 1 })
+    const post = (storeId: string) => deliver(`${workers[0]!.base}/webhooks/store/${storeId}`, body, {
+      "x-wc-webhook-id": "1", "x-wc-webhook-topic": "order.updated", "x-wc-webhook-delivery-id": "probe", "x-wc-webhook-signature": signed(body, "guess")
+    })
+    const seen = async (res: Response) => ({ status: res.status, body: await res.text(), headers: [...res.headers].filter(([name]) => name !== "date") })
+    expect(await seen(await post(`nobody-${randomBytes(6).toString("hex")}`))).toEqual(await seen(await post("w1")))
+
+    // Registry reads counted by PostgreSQL: scans of sync.store_registry, whose statistics arrive within a second or
+    // two. Other readers (the schedule's sweep every 5 s, syncs) scan it too: a window as long with no flood is the baseline.
+    const scans = async () => {
+      const [row] = await q<{ n: string }>("SELECT (coalesce(seq_scan, 0) + coalesce(idx_scan, 0))::text AS n FROM pg_stat_user_tables WHERE relid = 'sync.store_registry'::regclass")
+      return Number(row!.n)
+    }
+    const window = async (during: () => Promise<void>) => {
+      const before = await scans()
+      const started = Date.now()
+      await during()
+      await new Promise((resolve) => setTimeout(resolve, 5_000 - (Date.now() - started)))
+      return await scans() - before
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2_500))
+    const idle = await window(async () => {})
+    const flooded = await window(async () => {
+      for (let i = 0; i < 100; i++) expect((await post(`nobody-${randomBytes(6).toString("hex")}`)).status).toBe(401)
+    })
+    // At most one read of the whole registry per 10 s, where one per id would be 100.
+    expect(flooded - idle, `${flooded} scans flooded, ${idle} idle`).toBeLessThanOrEqual(2)
+  })
+
+  it("stores a delivery re-sent with new delivery ids once (the same body for the same store)", async () => {
+    const o = sims.get("w2")!.state.orders[1]!
+    const answers = new Map<string, number>()
+    for (let i = 0; i < 200; i++) {
+      const res = await postOrder(workers[i % 2]!.base, "w2", o.id, "order.updated", `replay-${i}`, "whsec_w2")
+      const key = `${res.status} ${await res.text()}`
+      answers.set(key, (answers.get(key) ?? 0) + 1)
+    }
+    expect(Object.fromEntries(answers)).toEqual({ '200 {"stored":"new"}': 1, '200 {"stored":"duplicate"}': 199 })
+    expect(await q("SELECT 1 FROM sync.webhook_inbox WHERE store_id = 'w2' AND delivery_id LIKE 'replay-%'")).toHaveLength(1)
   })
 
   it("any worker applies any store's delivery posted to it", async () => {
