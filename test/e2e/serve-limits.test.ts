@@ -6,9 +6,7 @@ import * as fs from "node:fs"
 import * as net from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { LISTENER_REQUEST_TIMEOUT_MS } from "../../src/config/listener-limits.js"
-import { startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
-import { freshDatabase } from "../support/database.js"
-import { deliver, eventually, type Serve, signed, startServe } from "../support/serve.js"
+import { deliver, eventually, type Serve, serveStore, signed } from "../support/serve.js"
 
 const STORE = "serve-l"
 const SECRET = "whsec_limits"
@@ -31,21 +29,14 @@ const slowConnection = (port: number) => {
 }
 
 describe("shopsync serve under slow connections", () => {
-  let sim: StoreSimulator
-  let db: Awaited<ReturnType<typeof freshDatabase>>
   let serve: Serve
+  let close: (() => Promise<void>) | undefined
 
   beforeAll(async () => {
-    sim = await startStoreSimulator({ data: { seed: 41, orders: 20, customers: 5, products: 4, start: "2026-03-01", days: 5 } })
-    db = await freshDatabase()
-    const env = { DATABASE_URL: db.url, STORE_API_URL: sim.url, STORE_CONSUMER_KEY: "ck_demo", STORE_CONSUMER_SECRET: "cs_demo", STORE_ID: STORE, STORE_WEBHOOK_SECRET: SECRET, SHOPSYNC_SYNC_EVERY: "1h" }
-    serve = await startServe(env)
-    await serve.ready
+    ;({ serve, close } = await serveStore({ seed: 41, orders: 20, customers: 5, products: 4, start: "2026-03-01", days: 5 }, STORE, SECRET))
   })
   afterAll(async () => {
-    serve?.child.kill("SIGKILL")
-    await sim?.close()
-    await db?.drop()
+    await close?.()
   })
 
   it("memory stays bounded, slow connections close within the request timeout, a signed delivery is still taken", async () => {

@@ -2,9 +2,9 @@
 // (a NUL, a lone surrogate) or that would make the apply recurse past the stack (a 5,000-deep array). Each ends
 // cleaned-and-applied or failed with its reason, the valid deliveries after them are applied, and /healthz stays ok.
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
+import type { StoreSimulator } from "../../src/simulator/store/index.js"
 import { freshDatabase, sqlRows } from "../support/database.js"
-import { deliver, eventually, type Serve, signed, startServe } from "../support/serve.js"
+import { deliver, eventually, type Serve, serveStore, signed } from "../support/serve.js"
 
 const SECRET = "whsec_poison_test"
 const STORE = "poison-t"
@@ -26,17 +26,13 @@ describe("shopsync serve survives poison deliveries", () => {
     await (await fetch(`${sim.url}/products/${id}`, { headers: { authorization: `Basic ${Buffer.from("ck_demo:cs_demo").toString("base64")}` } })).json() as Record<string, unknown>
   const nameOf = async (id: number) => (await q<{ name: string }>("SELECT doc->>'name' AS name FROM store.products WHERE store_id = $1 AND id = $2", [STORE, id]))[0]?.name
 
+  let close: (() => Promise<void>) | undefined
+
   beforeAll(async () => {
-    sim = await startStoreSimulator({ data: { seed: 21, orders: 30, customers: 10, products: 16, start: "2026-06-01", days: 5 } })
-    db = await freshDatabase()
-    const env = { DATABASE_URL: db.url, STORE_API_URL: sim.url, STORE_CONSUMER_KEY: "ck_demo", STORE_CONSUMER_SECRET: "cs_demo", STORE_ID: STORE, STORE_WEBHOOK_SECRET: SECRET, SHOPSYNC_SYNC_EVERY: "1h" }
-    serve = await startServe(env)
-    await serve.ready
+    ;({ sim, db, serve, close } = await serveStore({ seed: 21, orders: 30, customers: 10, products: 16, start: "2026-06-01", days: 5 }, STORE, SECRET))
   })
   afterAll(async () => {
-    serve?.child.kill("SIGKILL")
-    await sim?.close()
-    await db?.drop()
+    await close?.()
   })
 
   it("a NUL is cleaned, a lone surrogate and a 5,000-deep array fail with their reason, and the valid deliveries after them are applied", async () => {

@@ -1,5 +1,7 @@
 import { createHmac } from "node:crypto"
+import { type GenerateOptions, startStoreSimulator } from "../../src/simulator/store/index.js"
 import { startCli } from "./cli.js"
+import { freshDatabase } from "./database.js"
 import { freePort } from "./ports.js"
 
 /** Polls `check` until it returns something other than undefined/false, or fails after `timeoutMs`. */
@@ -27,6 +29,26 @@ export const startServe = async (env: Record<string, string>, port?: number) => 
   return { ...run, port: p, base, hookUrl: `${base}/webhooks/store`, ready, stderr: () => run.output().stderr }
 }
 export type Serve = Awaited<ReturnType<typeof startServe>>
+
+/**
+ * A generated store's simulator, a fresh database and `shopsync serve` syncing one into the other (its webhooks
+ * signed with `secret`, hourly syncs), once its first sync is done; `close` ends all three.
+ */
+export const serveStore = async (data: GenerateOptions, storeId: string, secret: string) => {
+  const sim = await startStoreSimulator({ data })
+  const db = await freshDatabase()
+  const serve = await startServe({
+    DATABASE_URL: db.url, STORE_API_URL: sim.url, STORE_CONSUMER_KEY: "ck_demo", STORE_CONSUMER_SECRET: "cs_demo",
+    STORE_ID: storeId, STORE_WEBHOOK_SECRET: secret, SHOPSYNC_SYNC_EVERY: "1h"
+  })
+  await serve.ready
+  const close = async () => {
+    serve.child.kill("SIGKILL")
+    await sim.close()
+    await db.drop()
+  }
+  return { sim, db, serve, close }
+}
 
 /** Signs `body` as the store does. */
 export const signed = (body: string, secret: string) => createHmac("sha256", secret).update(body).digest("base64")
