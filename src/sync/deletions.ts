@@ -47,7 +47,6 @@ export const findDeleted = (
     const n = names(spec.field)
     const start = yield* live.rangeStart(spec.table)
     if (start === null) return []
-    if (known !== undefined && known === (yield* live.countRange(spec.table, start, upper))) return []
     const deleted: number[] = []
 
     const rangeParams = (a: number, b: number) => ({ [n.after]: toApiGmt(a - 1), [n.before]: toApiGmt(b), dates_are_gmt: true })
@@ -67,10 +66,11 @@ export const findDeleted = (
         return ids
       })
 
-    const check = (a: number, b: number): Effect.Effect<void, StoreError | SqlError, StoreClient> =>
+    /** `given`: the store's count of the range when it is already known (the listings' heads), not asked again. */
+    const check = (a: number, b: number, given?: number): Effect.Effect<void, StoreError | SqlError, StoreClient> =>
       Effect.gen(function*() {
         const ours = yield* live.countRange(spec.table, a, b)
-        const theirs = yield* storeCount(a, b)
+        const theirs = given ?? (yield* storeCount(a, b))
         if (theirs === ours) return
         if (theirs > store.perPage && b - a > 1) {
           const mid = Math.floor((a + b) / 2)
@@ -83,7 +83,7 @@ export const findDeleted = (
         for (const id of missing) if (!(yield* spec.stillExists(id))) deleted.push(id)
       })
 
-    yield* check(start, upper)
+    yield* check(start, upper, known)
     if (deleted.length > 0) yield* live.markDeleted(spec.table, deleted)
     return deleted
   })
