@@ -62,6 +62,7 @@ interface Pace {
   resetAt: number | undefined
   /** Requests sent so far: a request's number says how many were sent after it when its answer comes. */
   sent: number
+  inFlight: number
   period: { requests: number; throttled: number; backoffs: number; pauses: number; first: number | undefined; last: number }
 }
 
@@ -69,6 +70,11 @@ interface Ticket {
   readonly number: number
   readonly epoch: number
   readonly startedAt: number
+}
+
+interface Sent extends Ticket {
+  /** Requests in flight as this one was sent, itself included. */
+  readonly inFlight: number
 }
 
 const freshPeriod = (): Pace["period"] => ({ requests: 0, throttled: 0, backoffs: 0, pauses: 0, first: undefined, last: 0 })
@@ -97,7 +103,7 @@ const pause = (pace: Pace, until: number) => {
 }
 
 /** What the answer says of the server's quota, applied to every request to come; true when a pause began. */
-const learnQuota = (pace: Pace, ticket: Ticket, answer: Answered, now: number) => {
+const learnQuota = (pace: Pace, ticket: Sent, answer: Answered, now: number) => {
   const quota = quotaOf(answer.headers, now)
   const waited = quota.retryAfterMs > 0 && pause(pace, now + Math.min(quota.retryAfterMs, MAX_PAUSE_MS))
   if (quota.resetMs !== undefined) pace.resetAt = now + Math.min(quota.resetMs, MAX_PAUSE_MS)
@@ -120,14 +126,14 @@ export const makeAdaptiveLimit = (options: AdaptiveLimitOptions) =>
     const control = initialControl(options.adaptive ? Math.max(1, options.startConcurrency) : ceiling, ceiling)
     const slots = yield* Effect.makeSemaphore(allowed(control))
     const interval = options.maxRps === undefined ? 0 : 1000 / options.maxRps
-    const pace: Pace = { pausedUntil: 0, nextSlot: 0, budget: undefined, resetAt: undefined, sent: 0, period: freshPeriod() }
+    const pace: Pace = { pausedUntil: 0, nextSlot: 0, budget: undefined, resetAt: undefined, sent: 0, inFlight: 0, period: freshPeriod() }
 
     const ticket: Effect.Effect<Ticket> = Effect.flatMap(Clock.currentTimeMillis, (now) => {
       const t = reserve(pace, control, interval, now)
       return typeof t === "number" ? Effect.zipRight(Effect.sleep(Duration.millis(t)), ticket) : Effect.succeed(t)
     })
 
-    const learn = (t: Ticket, answer: Answered, now: number) =>
+    const learn = (t: Sent, answer: Answered, now: number) =>
       Effect.suspend(() => {
         pace.period.last = now
         const paused = learnQuota(pace, t, answer, now)
@@ -136,7 +142,8 @@ export const makeAdaptiveLimit = (options: AdaptiveLimitOptions) =>
         const overloaded = answer.status === 429 || answer.status === 503
         if (answer.status === 429) pace.period.throttled++
         if (!options.adaptive) return paused
-        const decision = observe(control, t.epoch, { overloaded, latencyMs: overloaded || answer.status >= 500 ? undefined : now - t.startedAt })
+        const latencyMs = overloaded || answer.status >= 500 ? undefined : now - t.startedAt
+        const decision = observe(control, t.epoch, { overloaded, latencyMs, inFlight: t.inFlight })
         if (decision === undefined) return paused
         const resize = Effect.zipRight(paused, slots.resize(allowed(control)))
         if (decision.kind === "increase" || decision.kind === "hold") return resize
@@ -144,13 +151,20 @@ export const makeAdaptiveLimit = (options: AdaptiveLimitOptions) =>
         return Effect.zipRight(resize, Effect.logDebug(backoffText(options.service, decision, allowed(control))))
       })
 
-    const run = <A extends Answered, E, R>(exchange: Effect.Effect<A, E, R>) =>
-      slots.withPermits(1)(Effect.gen(function*() {
-        const t = yield* ticket
+    const send = <A extends Answered, E, R>(t: Sent, exchange: Effect.Effect<A, E, R>) =>
+      Effect.gen(function*() {
         const exit = yield* Effect.exit(exchange)
         if (Exit.isSuccess(exit)) yield* learn(t, exit.value, yield* Clock.currentTimeMillis)
         return yield* exit
-      }))
+      })
+
+    const run = <A extends Answered, E, R>(exchange: Effect.Effect<A, E, R>) =>
+      slots.withPermits(1)(Effect.flatMap(ticket, (t) =>
+        Effect.acquireUseRelease(
+          Effect.sync((): Sent => ({ ...t, inFlight: ++pace.inFlight })),
+          (sent) => send(sent, exchange),
+          () => Effect.sync(() => void pace.inFlight--)
+        )))
 
     const summary = Effect.sync((): PaceSummary => {
       const p = pace.period

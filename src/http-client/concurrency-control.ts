@@ -5,7 +5,9 @@
  * above the best window's (the queue at the server grows: TCP Vegas' signal) cut it by a fifth; in slow start one
  * such window halves it, back to the last window that was fine. A healthy window raises it: doubling at first (slow
  * start), then by one per window up to just below the limit of the last decrease, and by a fraction per window
- * beyond, so the limit dwells where the trouble began instead of bouncing into it.
+ * beyond, so the limit dwells where the trouble began instead of bouncing into it. A healthy window whose requests
+ * never filled the limit says nothing of a higher one, so it raises nothing (RFC 7661's rule for an idle TCP window):
+ * a quiet start would otherwise lift the limit to the ceiling untried, and the first busy moment would send that many.
  */
 
 /** Tunings, with why. */
@@ -36,6 +38,8 @@ export interface ControlState {
   slowWindows: number
   /** Latencies of the window's answers sent in it that said nothing of load. */
   latenciesMs: number[]
+  /** The most requests in flight as one of the window's own was sent. */
+  peakInFlight: number
   overloaded: boolean
   baselineMs: number | undefined
   recentLimits: number[]
@@ -51,6 +55,7 @@ export const initialControl = (start: number, ceiling: number): ControlState => 
   answers: 0,
   slowWindows: 0,
   latenciesMs: [],
+  peakInFlight: 0,
   overloaded: false,
   baselineMs: undefined,
   recentLimits: []
@@ -70,6 +75,8 @@ export interface Observation {
   readonly overloaded: boolean
   /** The exchange's time, for answers that say nothing of load (undefined: no answer, or an overload). */
   readonly latencyMs: number | undefined
+  /** Requests in flight as this one was sent, itself included. */
+  readonly inFlight: number
 }
 
 const decrease = (s: ControlState, factor: number) => {
@@ -108,6 +115,7 @@ const decide = (s: ControlState): Decision => {
     return { kind: "latency", before, latencyMs, baselineMs }
   }
   s.slowWindows = 0
+  if (s.peakInFlight < allowed(s)) return { kind: "hold" }
   increase(s)
   return { kind: "increase" }
 }
@@ -125,6 +133,7 @@ export const observe = (s: ControlState, epoch: number, o: Observation): Decisio
     s.answers++
   } else if (epoch === s.epoch) {
     s.answers++
+    s.peakInFlight = Math.max(s.peakInFlight, o.inFlight)
     if (o.overloaded) s.overloaded = true
     else if (o.latencyMs !== undefined) {
       s.latenciesMs.push(o.latencyMs)
@@ -136,6 +145,7 @@ export const observe = (s: ControlState, epoch: number, o: Observation): Decisio
   s.epoch++
   s.answers = 0
   s.latenciesMs = []
+  s.peakInFlight = 0
   s.overloaded = false
   s.recentLimits = [...s.recentLimits.slice(1 - CONTROL.settledOver), allowed(s)]
   return decision

@@ -13,11 +13,18 @@ interface Start {
   readonly inFlight: number
 }
 
+/** Requests sent `concurrency` at a time; phases run one after another. */
+interface Demand {
+  readonly count: number
+  readonly concurrency: number
+}
+
 /**
- * Sends `count` requests through a limit, 32 at a time (more than it lets through: they queue in it), to a server on the TestClock; moves the
- * clock `stepMs` at a time for `forMs`. Returns when each request started and how many were in flight then.
+ * Sends `count` requests through a limit, 32 at a time (more than it lets through: they queue in it), or the phases of
+ * `demand`, to a server on the TestClock; moves the clock `stepMs` at a time for `forMs`. Returns when each request
+ * started and how many were in flight then.
  */
-const drive = (options: Partial<AdaptiveLimitOptions>, serve: Serve, count: number, forMs: number, stepMs = 5) =>
+const drive = (options: Partial<AdaptiveLimitOptions>, serve: Serve, demand: number | ReadonlyArray<Demand>, forMs: number, stepMs = 5) =>
   Effect.gen(function*() {
     const origin = yield* Clock.currentTimeMillis
     const limit = yield* Effect.provide(AdaptiveLimit, AdaptiveLimitLive({ service: "test", maxConcurrency: 16, startConcurrency: 2, maxRps: undefined, adaptive: true, ...options }))
@@ -32,7 +39,9 @@ const drive = (options: Partial<AdaptiveLimitOptions>, serve: Serve, count: numb
       inFlight--
       return answer
     })
-    const fiber = yield* Effect.fork(Effect.forEach(Array.from({ length: count }), () => limit.run(exchange), { concurrency: 32, discard: true }))
+    const phases = typeof demand === "number" ? [{ count: demand, concurrency: 32 }] : demand
+    const fiber = yield* Effect.fork(Effect.forEach(phases, ({ concurrency, count }) =>
+      Effect.forEach(Array.from({ length: count }), () => limit.run(exchange), { concurrency, discard: true }), { discard: true }))
     for (let t = 0; t < forMs; t += stepMs) yield* TestClock.adjust(stepMs)
     yield* Fiber.interrupt(fiber)
     return { starts, summary: yield* limit.summary }
@@ -80,6 +89,16 @@ describe("adaptive limit", () => {
       expect(summary.concurrency).toBeGreaterThanOrEqual(3.5)
       expect(summary.concurrency).toBeLessThanOrEqual(5)
       expect(summary.backoffs).toBeGreaterThan(0)
+    }))
+
+  it.effect("raises the limit only when requests filled it: a quiet start does not let a busy phase start at the ceiling", () =>
+    Effect.gen(function*() {
+      // Two at a time for 3 s (fast answers whatever the limit), then as many as allowed against a knee at 4.
+      const knee = (_: number, inFlight: number) => ({ latencyMs: 100 + 100 * Math.max(0, inFlight - 4), answer: ok })
+      const { starts } = yield* drive({}, knee, [{ count: 60, concurrency: 2 }, { count: 200, concurrency: 32 }], 8_000, 25)
+      expect(peak(starts, 0, 3_000)).toBe(2)
+      // Slow start from the limit the quiet phase used (2, doubled once): one doubling past the knee at most.
+      expect(peak(starts, 3_000)).toBeLessThanOrEqual(8)
     }))
 
   it.effect("pauses every request until the reset once the quota is used up", () =>
