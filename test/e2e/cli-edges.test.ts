@@ -1,6 +1,5 @@
 import { execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -9,6 +8,7 @@ import { shopsync } from "../../src/cli/commands.js"
 import { type CommandNode, commandTree, helpText } from "../../src/cli/help.js"
 import { runCli, startCli } from "../support/cli.js"
 import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
+import { reachableTempDir } from "../support/data-root.js"
 
 const root = path.resolve(fileURLToPath(new URL("../..", import.meta.url)))
 const STORE = { STORE_API_URL: "https://shop.test/wp-json/wc/v3", STORE_CONSUMER_KEY: "ck_edges", STORE_CONSUMER_SECRET: "cs_edges" }
@@ -86,7 +86,7 @@ describe("command-line mistakes exit 64 saying what was wrong", () => {
 describe("settings are checked before any work", () => {
   let dir: string
   beforeAll(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "shopsync-edges-"))
+    dir = reachableTempDir("shopsync-edges-")
   })
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 

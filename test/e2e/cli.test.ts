@@ -1,12 +1,12 @@
 import * as fs from "node:fs"
 import * as net from "node:net"
-import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { manualClock, startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
 import { CATALOGUE, STREAMS } from "../../src/sync/catalogue.js"
 import { runCli } from "../support/cli.js"
 import { freshDatabase } from "../support/database.js"
+import { reachableTempDir } from "../support/data-root.js"
 
 describe("the shopsync command line", () => {
   let sim: StoreSimulator
@@ -94,7 +94,7 @@ describe("the shopsync command line", () => {
   })
 
   it("without DATABASE_URL, a busy embedded port fails naming the port and how to move it; a free one works (both set in the config file)", async () => {
-    const dataRoot = fs.mkdtempSync(path.join(os.tmpdir(), "shopsync-cli-"))
+    const dataRoot = reachableTempDir("shopsync-cli-")
     const busy = net.createServer()
     await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve))
     const port = (busy.address() as net.AddressInfo).port

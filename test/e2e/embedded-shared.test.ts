@@ -1,10 +1,10 @@
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { manualClock, startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
 import { startCli } from "../support/cli.js"
 import { freePort } from "../support/ports.js"
+import { reachableTempDir } from "../support/data-root.js"
 
 const waitFor = async (condition: () => boolean, what: string) => {
   for (let i = 0; i < 600 && !condition(); i++) await new Promise((r) => setTimeout(r, 50))
@@ -23,7 +23,7 @@ describe("two shopsync processes on one embedded PostgreSQL", () => {
     fast = await startStoreSimulator({ clock, data, onRequest: () => joined })
     // Every request of the second store takes a second: its sync outlives the first one.
     slow = await startStoreSimulator({ clock, data, faults: [{ kind: "latency", latencyMs: 1000 }] })
-    dataRoot = fs.mkdtempSync(path.join(os.tmpdir(), "shopsync-shared-"))
+    dataRoot = reachableTempDir("shopsync-shared-")
   })
   afterAll(async () => {
     await fast.close()

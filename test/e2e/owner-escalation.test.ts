@@ -1,10 +1,9 @@
 import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
 import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
 import { runCli } from "../support/cli.js"
 import { freePort } from "../support/ports.js"
+import { reachableTempDir } from "../support/data-root.js"
 
 const query = async <T = Record<string, unknown>>(url: string, text: string): Promise<T[]> => {
   const client = new pg.Client({ connectionString: url })
@@ -38,7 +37,7 @@ ALTER DATABASE shopsync SET search_path = public, pg_catalog;
 `
 
 describe("the owner role cannot make itself superuser", () => {
-  const dataRoot = fs.mkdtempSync(path.join(os.tmpdir(), "shopsync-owner-"))
+  const dataRoot = reachableTempDir("shopsync-owner-")
   afterAll(async () => {
     await runCli(["warehouse", "stop"], { SHOPSYNC_DATA_DIR: dataRoot })
     fs.rmSync(dataRoot, { recursive: true, force: true })

@@ -1,5 +1,4 @@
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
 import { Effect, Redacted } from "effect"
 import pg from "pg"
@@ -11,6 +10,7 @@ import { migrate } from "../../src/warehouse/migrate.js"
 import { runCli } from "../support/cli.js"
 import { freshDatabase } from "../support/database.js"
 import { freePort } from "../support/ports.js"
+import { reachableTempDir } from "../support/data-root.js"
 
 
 
@@ -46,7 +46,7 @@ describe("the warehouse for the people who query it", () => {
   let sim: StoreSimulator
   const roots: Array<string> = []
   const dataRoot = () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shopsync-access-"))
+    const dir = reachableTempDir("shopsync-access-")
     roots.push(dir)
     return dir
   }
