@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { bodyDigest, Inbox, InboxLive } from "../../src/webhooks/inbox.js"
 import { applyPass } from "../../src/webhooks/worker.js"
 import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
+import { localDay } from "../support/scenarios.js"
 
 const FUTURE = "2099-01-01T00:00:00"
 const TZ = "America/New_York"
@@ -56,5 +57,24 @@ describe("documents dated in the future", () => {
     expect(state?.state).toBe("failed")
     expect(state?.reason).toContain("the store does not have it")
     expect(await held(987_654)).toBeUndefined()
+  })
+
+  it("a sync keeps a future-dated row against an older page; a backfill replaces it with the store's content", async () => {
+    const order = completed(2)
+    await h.rows(
+      `UPDATE store.orders SET total = 9999.00, date_modified = '${FUTURE}Z',
+         doc = doc || jsonb_build_object('total', '9999.00', 'date_modified_gmt', '${FUTURE}')
+       WHERE store_id = $1 AND id = $2`,
+      [STORE_ID, order.id]
+    )
+    h.sim.state.updateOrder(order.id, { status: "processing" })
+    await h.sync()
+    // The sync's protection against going backwards (an out-of-order page) stays: it does not replace the row.
+    expect((await held(order.id))?.total).toBe("9999.00")
+    const day = localDay(order.created, TZ)
+    await h.sync({ mode: { kind: "backfill", since: day, until: day } })
+    const truth = await storeOrder(order.id)
+    expect(await held(order.id)).toEqual({ total: Number(truth.total).toFixed(2), modified: truth.date_modified_gmt })
+    expect(await h.netSales()).toEqual(h.expectedNetSales())
   })
 })
