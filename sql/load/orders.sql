@@ -2,12 +2,15 @@
 -- warehouse's indexes for the page's ids; without them the planner hashes whole tables, a cost growing with the store.
 ANALYZE sync_batch (store_id, id);
 
--- A staged copy older than the warehouse's (a backfill racing a sync) is dropped, and so is one the warehouse holds
--- as it is (a re-read page, a sync after a backfill): rewriting it and its lines would change nothing.
+-- A staged copy older than the warehouse's (a sync page behind a webhook's delivery) is dropped, and so is one the
+-- warehouse holds as it is (a re-read page, a sync after a backfill): rewriting it and its lines would change nothing.
+-- A backfill's page (shopsync.replace on, set by the loader) replaces whatever differs, whatever its date: a copy
+-- dated in the future (forged, or a wrong clock) would else outrank the store's for good. A delivery applied while the
+-- backfill read its page can be undone by it; that order's date is past every sync cursor, so the next sync reads it.
 DELETE FROM sync_batch b
 USING store.orders o
 WHERE o.store_id = b.store_id AND o.id = b.id
-  AND (o.date_modified > ((b.doc->>'date_modified_gmt')::timestamp AT TIME ZONE 'UTC')
+  AND ((o.date_modified > ((b.doc->>'date_modified_gmt')::timestamp AT TIME ZONE 'UTC') AND current_setting('shopsync.replace', true) IS DISTINCT FROM 'on')
        OR (o.deleted_at IS NULL AND o.doc = b.doc));
 
 -- Only the orders the warehouse already holds have lines to remove (none, in a backfill of a new warehouse).

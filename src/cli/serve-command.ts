@@ -2,7 +2,7 @@ import { Command } from "@effect/cli"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Duration, Effect, Layer, Option, Ref } from "effect"
-import { fullPassConfig, serveSettingsConfig, storeSettingsConfig } from "../config/settings.js"
+import { fullPassConfig, inboxMaxBytesConfig, serveSettingsConfig, storeSettingsConfig } from "../config/settings.js"
 import { OutboxLive } from "../contacts/outbox.js"
 import { marketingSettingsOption } from "../marketing-client/config.js"
 import { backgroundSync } from "../server/background-sync.js"
@@ -29,7 +29,7 @@ const serve = Effect.gen(function*() {
   yield* migrate
   if (Option.isNone(webhookSecret)) yield* Effect.logWarning("serve: STORE_WEBHOOK_SECRET is not set: every webhook delivery will be refused (401); only the background sync keeps the warehouse current")
   const pusher = yield* makeContactsPusher(yield* marketingSettingsOption, settings.storeId)
-  yield* HttpServer.serveEffect(serveRouter(webhookSecret, yield* Inbox))
+  yield* HttpServer.serveEffect(serveRouter(webhookSecret, yield* Inbox, yield* inboxMaxBytesConfig))
   yield* Effect.logInfo(
     `serve: listening on http://${host}:${port}: webhook deliveries POST /webhooks/store (or /webhooks/store/${settings.storeId}), ` +
       `health GET /healthz, metrics GET /metrics, status page GET /; background sync every ${Duration.format(Duration.millis(syncEveryMs))}`

@@ -9,7 +9,7 @@ import { Data, Effect, Layer, Option, Ref, Schedule } from "effect"
 import { clusterTimings } from "../cluster/runner.js"
 import { heldShards, SHARDS } from "../cluster/shards.js"
 import { workerLayer, workerPools } from "../cluster/worker.js"
-import { databaseUrlConfig, httpListenConfig, runnerSettingsConfig } from "../config/settings.js"
+import { databaseUrlConfig, httpListenConfig, inboxMaxBytesConfig, runnerSettingsConfig } from "../config/settings.js"
 import { type BodyBudget, listenerLayer } from "../server/listener.js"
 import { type PrometheusMetrics, PrometheusMetricsLive } from "../server/metrics.js"
 import { WebhookSecretsLive } from "../server/webhook-secrets.js"
@@ -68,7 +68,7 @@ const serveWorker = (options: { runner: string; http: { host: string; port: numb
     yield* Effect.addFinalizer(() => Ref.set(routes, Option.none()))
     yield* Effect.gen(function*() {
       const accepting = yield* Ref.make(true)
-      const router = yield* workerRouter({ accepting, runner: options.runner, heartbeatExpiry: clusterTimings.shardLockExpiration })
+      const router = yield* workerRouter({ accepting, runner: options.runner, heartbeatExpiry: clusterTimings.shardLockExpiration, inboxMaxBytes: yield* inboxMaxBytesConfig })
       const context = yield* Effect.context<HttpRouter.HttpRouter.DefaultServices | BodyBudget | SqlClient.SqlClient | PrometheusMetrics | Inbox | Sharding.Sharding>()
       yield* Ref.set(routes, Option.some<Routes>(Effect.provide(router, context)))
       yield* Effect.logInfo(

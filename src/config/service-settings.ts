@@ -1,5 +1,5 @@
 import { Config, type Option, Redacted } from "effect"
-import { named, wholeNumber } from "./setting.js"
+import { inRange, named, wholeNumber } from "./setting.js"
 
 /** `5m`, `90s`, `1h`, `500ms` or a bare number of seconds; the value in milliseconds, or undefined when unreadable. */
 export const parseDurationMs = (text: string): number | undefined => {
@@ -31,6 +31,16 @@ export const syncEveryConfig = named("SHOPSYNC_SYNC_EVERY", Config.string().pipe
 export const webhookSecretConfig = Config.option(named("STORE_WEBHOOK_SECRET", Config.redacted().pipe(
   Config.validate({ message: "STORE_WEBHOOK_SECRET must not be empty", validation: (s) => Redacted.value(s) !== "" })
 )))
+
+/**
+ * SHOPSYNC_INBOX_MAX_MB: the webhook bodies one store's inbox may hold (MiB; fractions allowed), in bytes. Past it a
+ * delivery is answered 503, once the store's applied and skipped deliveries have made what room they can.
+ */
+export const inboxMaxBytesConfig = named("SHOPSYNC_INBOX_MAX_MB", Config.number().pipe(
+  Config.withDefault(256),
+  inRange("SHOPSYNC_INBOX_MAX_MB", "a number of MiB", { min: 0.01, max: 1_048_576 }),
+  Config.map((mb) => Math.floor(mb * 1024 * 1024))
+))
 
 /** Where `serve` and `worker` listen for HTTP. */
 export const httpListenConfig = Config.all({

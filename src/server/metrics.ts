@@ -12,7 +12,9 @@
  *   shopsync_quarantined_documents{store,stream}                  documents set aside because they could not be stored
  *   shopsync_webhook_deliveries_total{outcome[,store]}            deliveries accepted, rejected, applied by this process
  *                                                                 (a worker tags them with the store)
+ *   shopsync_webhook_deliveries_total{outcome="full"[,store]}     deliveries refused (503) as the store's inbox was full
  *   shopsync_webhook_inbox_pending{store}                         deliveries in the inbox waiting to be applied
+ *   shopsync_webhook_inbox_bytes{store}                           bytes of bodies the inbox holds (SHOPSYNC_INBOX_MAX_MB bounds it)
  *   shopsync_webhook_last_received_timestamp_seconds{store}       when the last delivery arrived (unix seconds)
  *   shopsync_marketing_contacts{store,status}                     outbox contacts: pending, sent, failed, quarantined
  *   shopsync_reconcile_drift_rows{store,resource}                 rows the last reconciliation found missing, stale or gone
@@ -45,6 +47,7 @@ const lastRunFailed = gauge("shopsync_stream_last_run_failed", "1 when the strea
 const unavailable = gauge("shopsync_stream_unavailable", "1 when the store does not serve the stream, else 0")
 const quarantined = gauge("shopsync_quarantined_documents", "Documents set aside because they could not be stored")
 const inboxPending = gauge("shopsync_webhook_inbox_pending", "Webhook deliveries in the inbox waiting to be applied")
+const inboxBytes = gauge("shopsync_webhook_inbox_bytes", "Bytes of webhook bodies the store's inbox holds, which SHOPSYNC_INBOX_MAX_MB bounds")
 const lastReceived = gauge("shopsync_webhook_last_received_timestamp_seconds", "When the last webhook delivery arrived, unix seconds")
 const contacts = gauge("shopsync_marketing_contacts", "Contacts in the marketing outbox, by status")
 const driftRows = gauge("shopsync_reconcile_drift_rows", "Rows the last reconciliation found missing, stale or gone, by resource")
@@ -65,7 +68,7 @@ export const PrometheusMetricsLive = Layer.scoped(
     yield* Metrics.registerProducer(yield* Metrics.makeProducer, () => exporter)
     const serializer = new PrometheusSerializer(undefined, false, undefined, false, true)
     // Every outcome is exported from the start, at 0 until a delivery has it.
-    yield* Effect.forEach(["accepted", "rejected", "applied"], (outcome) => Metric.value(Metric.tagged(webhookDeliveries, "outcome", outcome)))
+    yield* Effect.forEach(["accepted", "rejected", "applied", "full"], (outcome) => Metric.value(Metric.tagged(webhookDeliveries, "outcome", outcome)))
     return {
       scrape: Effect.map(Effect.promise(() => exporter.collect()), ({ resourceMetrics }) => serializer.serialize(resourceMetrics))
     }
@@ -102,6 +105,7 @@ const readInbox = (storeId: string, webhooks: Effect.Effect<WebhookSummary>) =>
   Effect.gen(function*() {
     const summary = yield* webhooks
     yield* Metric.set(Metric.tagged(inboxPending, "store", storeId), summary.pending)
+    yield* Metric.set(Metric.tagged(inboxBytes, "store", storeId), summary.bytes)
     const received = Option.filter(Option.fromNullable(summary.lastReceivedAt).pipe(Option.map(Date.parse)), (ms) => !Number.isNaN(ms))
     if (Option.isSome(received)) yield* Metric.set(Metric.tagged(lastReceived, "store", storeId), received.value / 1000)
   })

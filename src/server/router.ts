@@ -16,6 +16,7 @@ export const webhookSummary = (inbox: Inbox["Type"], storeId: string): Effect.Ef
       applied: c.applied + c.skipped,
       rejected: c.failed,
       pending: c.pending,
+      bytes: c.bytes,
       lastReceivedAt: c.last_received_at
     })),
     // A warehouse that does not answer is reported by the page (503) and by shopsync_warehouse_up.
@@ -26,10 +27,10 @@ export const webhookSummary = (inbox: Inbox["Type"], storeId: string): Effect.Ef
 const servedSummary = (inbox: Inbox["Type"]) => Effect.flatMap(Effect.orDie(storeIdConfig), (storeId) => webhookSummary(inbox, storeId))
 
 /** The routes of `shopsync serve`: webhook intake, health, metrics and the status page. */
-export const serveRouter = (secret: Option.Option<Redacted.Redacted<string>>, inbox: Inbox["Type"]) =>
+export const serveRouter = (secret: Option.Option<Redacted.Redacted<string>>, inbox: Inbox["Type"], inboxMaxBytes: number) =>
   HttpRouter.empty.pipe(
-    HttpRouter.post("/webhooks/store", webhookRoute(secret)),
-    HttpRouter.post("/webhooks/store/:storeId", webhookRoute(secret)),
+    HttpRouter.post("/webhooks/store", webhookRoute(secret, inboxMaxBytes)),
+    HttpRouter.post("/webhooks/store/:storeId", webhookRoute(secret, inboxMaxBytes)),
     HttpRouter.get("/healthz", healthz),
     HttpRouter.concat(metricsRoute(servedSummary(inbox))),
     HttpRouter.concat(statusPageRoute(servedSummary(inbox)))

@@ -25,6 +25,9 @@ const busy = answer(503, { error: "too many deliveries arriving at once; send ag
   HttpServerResponse.setHeaders({ "retry-after": String(LISTENER_BUSY_RETRY_AFTER_S), connection: "close" })
 )
 
+/** How long a store whose inbox is full is asked to wait: the worker applies a backlog in seconds, not minutes. */
+const FULL_RETRY_AFTER_S = 60
+
 /** The store a delivery is for, and how its signature is checked: undefined when it matches, else why not (401). */
 export interface DeliveryTarget {
   readonly storeId: string
@@ -43,12 +46,15 @@ export interface IntakeOptions<R1, R2> {
   readonly stored: (delivery: Received) => Effect.Effect<void, never, R2>
   /** How deliveries are counted: with their store's tag on a worker, without on serve (one store). */
   readonly count: DeliveryCounter
+  /** SHOPSYNC_INBOX_MAX_MB in bytes: what one store's inbox may hold. */
+  readonly inboxMaxBytes: number
 }
 
 /**
  * POST /webhooks/store[/<store_id>]: a delivery is verified (base64 HMAC-SHA256 of the raw body under the store's
  * webhook secret), stored in the inbox and answered 200 at once; `stored` has it applied. The creation ping
- * (unsigned `webhook_id=<id>`) is answered 200 and not stored.
+ * (unsigned `webhook_id=<id>`) is answered 200 and not stored. A store whose inbox is full gets 503 with Retry-After
+ * (the store may send it again; the background sync reads what it changed in any case).
  */
 export const deliveryIntake = <R1, R2>(options: IntakeOptions<R1, R2>) =>
   Effect.gen(function*() {
@@ -70,22 +76,28 @@ export const deliveryIntake = <R1, R2>(options: IntakeOptions<R1, R2>) =>
     if (headers.topic === undefined || headers.webhookId === undefined) return yield* rejected(400, "missing webhook topic or id header")
     const digest = bodyDigest(headers.topic, raw)
     const delivery = { storeId, webhookId: headers.webhookId, deliveryId: headers.deliveryId ?? createHash("sha256").update(raw).digest("hex"), topic: headers.topic, body: text, digest }
-    const stored = yield* Effect.either(Effect.flatMap(Inbox, (inbox) => inbox.add(delivery)))
+    const stored = yield* Effect.either(Effect.flatMap(Inbox, (inbox) => inbox.add(delivery, options.inboxMaxBytes)))
     if (stored._tag === "Left") {
       yield* Effect.logWarning(`webhooks: delivery not stored (the store will send it again): ${errorText(stored.left)}`)
       return answer(503, { error: "the warehouse is not available; send again later" })
     }
+    if (stored.right === "full") {
+      yield* options.count("full", storeId)
+      yield* Effect.logWarning(`webhooks: store ${storeId}'s inbox is full (SHOPSYNC_INBOX_MAX_MB of pending and failed deliveries): delivery refused (503)`)
+      return answer(503, { error: "the inbox is full; send again later" }).pipe(HttpServerResponse.setHeader("retry-after", String(FULL_RETRY_AFTER_S)))
+    }
     yield* options.count("accepted", storeId)
     yield* options.stored(delivery)
-    return answer(200, { stored: stored.right ? "new" : "duplicate" })
+    return answer(200, { stored: stored.right })
   })
 
 /** `serve`'s intake: its one store (STORE_ID), checked against STORE_WEBHOOK_SECRET, applied by its inbox worker. */
-export const webhookRoute = (secret: Option.Option<Redacted.Redacted<string>>) =>
+export const webhookRoute = (secret: Option.Option<Redacted.Redacted<string>>, inboxMaxBytes: number) =>
   Effect.flatMap(ServeState, (state) =>
     deliveryIntake({
       accepting: state.accepting,
       count: countDelivery,
+      inboxMaxBytes,
       target: (id) => Effect.succeed<DeliveryTarget | HttpServerResponse.HttpServerResponse>(
         id !== undefined && id !== state.storeId
           ? answer(404, { error: `this server takes deliveries for store ${state.storeId}` })

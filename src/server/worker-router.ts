@@ -24,6 +24,8 @@ export interface WorkerHttpOptions {
   readonly runner: string
   /** A heartbeat older than this means the other runners no longer count this one. */
   readonly heartbeatExpiry: Duration.Duration
+  /** SHOPSYNC_INBOX_MAX_MB in bytes: what each store's inbox may hold. */
+  readonly inboxMaxBytes: number
 }
 
 /** Why a delivery's signature is refused under what the registry holds for the store, or undefined when it matches. */
@@ -81,7 +83,7 @@ const applyDelivery = (client: Effect.Effect.Success<typeof Store.client>) => (d
 export const workerRouter = (options: WorkerHttpOptions) =>
   Effect.gen(function*() {
     const [registry, inbox, secrets, client] = yield* Effect.all([StoreRegistry, Inbox, WebhookSecrets, Store.client])
-    const intake = deliveryIntake({ accepting: options.accepting, count: countStoreDelivery, target: target(secrets), stored: applyDelivery(client) })
+    const intake = deliveryIntake({ accepting: options.accepting, count: countStoreDelivery, inboxMaxBytes: options.inboxMaxBytes, target: target(secrets), stored: applyDelivery(client) })
     const measured = Effect.gen(function*() {
       yield* Metric.set(Metric.tagged(runnerShards, "runner", options.runner), yield* heldShards)
       const held = yield* Effect.filter(yield* registry.list, (s) => holdsStore(s.storeId))

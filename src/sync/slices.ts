@@ -101,12 +101,12 @@ const updateSlices = (stream: string, rows: number, change: (entries: Entries) =
 /** One transaction that proves the run's lease first, retried whole while the warehouse connection is lost. */
 const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.flatMap(SqlClient.SqlClient, (sql) => fenced(sql)(effect))
 /** A page's rows, with the ones that did not fit (quarantined) and the ids of those cleaned of NULs. */
-const loadPage = (spec: Listing, page: WalkPage) =>
-  Effect.flatMap(Loader, (loader) => loader.load({ kind: spec.kind, docs: page.docs, json: page.json, places: page.places, rejected: page.rejected, cleaned: page.cleaned }))
+const loadPage = (spec: Listing, page: WalkPage, replace: boolean) =>
+  Effect.flatMap(Loader, (loader) => loader.load({ kind: spec.kind, docs: page.docs, json: page.json, places: page.places, rejected: page.rejected, cleaned: page.cleaned, replace }))
 
 const persisted = (spec: Listing, stream: string): Ledger => ({
   pending: Effect.flatMap(SyncState, (state) => Effect.map(state.read(stream), (s) => slicesOf(entriesOf(s.details.slices, s.cursor)))),
-  commit: (slice, page) => inTransaction(Effect.zipRight(loadPage(spec, page), updateSlices(stream, page.docs.length, (e) => { e[slice.key] = page.cursor }))),
+  commit: (slice, page) => inTransaction(Effect.zipRight(loadPage(spec, page, false), updateSlices(stream, page.docs.length, (e) => { e[slice.key] = page.cursor }))),
   split: (slice, pieces) =>
     inTransaction(updateSlices(stream, 0, (e) => {
       delete e[slice.key]
@@ -115,9 +115,10 @@ const persisted = (spec: Listing, stream: string): Ledger => ({
   finish: (slice) => (slice.key === OPEN ? Effect.void : inTransaction(updateSlices(stream, 0, (e) => { delete e[slice.key] })))
 })
 
+/** A backfill's: no cursor moves, and its pages replace what differs from the store's whatever its date. */
 const transient = (spec: Listing, lower: Cursor | null): Ledger => ({
   pending: Effect.succeed([{ key: OPEN, lower, upper: null }]),
-  commit: (_slice, page) => inTransaction(loadPage(spec, page)),
+  commit: (_slice, page) => inTransaction(loadPage(spec, page, true)),
   split: () => Effect.void,
   finish: () => Effect.void
 })

@@ -24,6 +24,11 @@ export interface StagedPage {
   readonly rejected?: ReadonlyArray<Rejected>
   /** Ids of the documents whose NUL characters were removed. */
   readonly cleaned?: ReadonlyArray<string>
+  /**
+   * A backfill's page: a document that differs from the warehouse's copy replaces it even when that copy's
+   * date_modified is later (a forged date in the future would else outrank the store's truth for good).
+   */
+  readonly replace?: boolean
 }
 
 /** One day of the store's own /reports/sales. */
@@ -70,9 +75,11 @@ export const makeLoader = (storeId: string) =>
     // compressed on the way in and decompressed by every statement that reads them: staged, they stay plain.
     // `known`: the warehouse holds a version of the document (set by the merges with children to replace).
     // One round trip (a page costs the CLI mostly per statement): the commit does not wait for the WAL flush (see
-    // `merge`), the table exists, and it is empty.
-    const prepareStage = sql.unsafe(`
+    // `merge`), the merge knows whether the page replaces by content (shopsync.replace, read by load/orders.sql),
+    // the table exists, and it is empty.
+    const prepareStage = (replace: boolean) => sql.unsafe(`
       SET LOCAL synchronous_commit = off;
+      SELECT set_config('shopsync.replace', '${replace ? "on" : "off"}', true);
       CREATE TEMP TABLE IF NOT EXISTS sync_batch (store_id text NOT NULL, id bigint NOT NULL, doc jsonb NOT NULL, known boolean NOT NULL DEFAULT false)
         ON COMMIT DELETE ROWS;
       ALTER TABLE sync_batch ALTER COLUMN doc SET STORAGE EXTERNAL;
@@ -94,7 +101,7 @@ export const makeLoader = (storeId: string) =>
     const merge = (page: StagedPage, docs: ReadonlyArray<unknown>, json: string | undefined, places: ReadonlyArray<number> | undefined) =>
       sql.withTransaction(Effect.gen(function*() {
         if (docs.length === 0) return
-        yield* prepareStage
+        yield* prepareStage(page.replace === true)
         yield* json === undefined ? stage(JSON.stringify(docs), undefined) : stage(json, places)
         yield* sql.unsafe(sqlFile(`load/${page.kind}`), page.kind === "customers" ? [JSON.stringify(page.hashes ?? {})] : [])
       }))

@@ -2,7 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { ParseError } from "effect/ParseResult"
 import { createHash } from "node:crypto"
-import { Effect, Either, Option, Schema } from "effect"
+import { Clock, Effect, Either, Option, Schema } from "effect"
 import { StoreClient } from "../store-client/client.js"
 import { isGone, type StoreError } from "../store-client/errors.js"
 import { Customer, Order, Product, Refund } from "../store-client/schemas.js"
@@ -78,10 +78,23 @@ const refreshRefunds = (storeId: string, doc: Record<string, unknown>) =>
   })
 
 /**
- * Loads a created or updated document (screened: see screen-body.ts) when it is newer than the warehouse's copy; an
- * order's refunds follow. One the warehouse refuses ends failed with PostgreSQL's reason.
+ * How far past this process's clock a delivery's date_modified_gmt may be before it is not taken on trust: store and
+ * server clocks differ by seconds, not minutes. A later date would make the document outrank every true copy after it.
  */
-const upsert = (storeId: string, resource: keyof typeof KINDS, doc: unknown) =>
+export const FUTURE_SKEW_MS = 5 * 60_000
+
+/** A document's date_modified_gmt in epoch ms (WooCommerce writes it without a zone: UTC); NaN when it has none. */
+const modifiedMs = (doc: Record<string, unknown>) => {
+  const text = doc.date_modified_gmt
+  return typeof text === "string" ? Date.parse(/(Z|[+-]\d\d:\d\d)$/i.test(text) ? text : `${text}Z`) : Number.NaN
+}
+
+/**
+ * Loads a created or updated document (screened: see screen-body.ts) when it is newer than the warehouse's copy; an
+ * order's refunds follow. One the warehouse refuses ends failed with PostgreSQL's reason. A document dated more than
+ * FUTURE_SKEW_MS ahead is not `confirmed`: the store's own copy is read and loaded instead (see confirmWithStore).
+ */
+const upsert = (storeId: string, resource: keyof typeof KINDS, doc: unknown, confirmed = false): Effect.Effect<Applied, SqlError | StoreError, StoreClient | SqlClient.SqlClient | Loader | LiveRows> =>
   Effect.gen(function*() {
     const { table, kind, schema } = KINDS[resource]
     if (resource === "product" && isVariation(doc)) {
@@ -91,6 +104,7 @@ const upsert = (storeId: string, resource: keyof typeof KINDS, doc: unknown) =>
     const { docs, rejected } = screener(kind as Resource, schema as Schema.Schema<unknown>)([doc], false)
     if (rejected.length > 0) return failed(`the ${resource} does not fit its schema: ${rejected[0]!.reason}`)
     const record = docs[0] as Record<string, unknown>
+    if (!confirmed && modifiedMs(record) > (yield* Clock.currentTimeMillis) + FUTURE_SKEW_MS) return yield* confirmWithStore(storeId, resource, record)
     const [sql, loader] = yield* Effect.all([SqlClient.SqlClient, Loader])
     const judged = yield* isNewer(storeId, table, record, JSON.stringify(record))
     if (Either.isLeft(judged)) return failed(`the warehouse refuses the ${resource}: ${judged.left}`)
@@ -120,16 +134,30 @@ const remove = (storeId: string, resource: keyof typeof KINDS, doc: unknown) =>
   Effect.gen(function*() {
     const id = Number((doc as { id?: unknown } | null)?.id)
     if (!Number.isInteger(id) || id <= 0) return failed("the body has no id")
-    const { table } = KINDS[resource]
+    return yield* fromStore(storeId, resource, id, markDeleted(resource, KINDS[resource].table, id))
+  })
+
+/**
+ * A document dated past the skew (a wrong clock, or a forged delivery that would outrank the true copies after it):
+ * the store's copy is loaded instead, whatever its date; one the store does not have ends failed.
+ */
+const confirmWithStore = (storeId: string, resource: keyof typeof KINDS, doc: Record<string, unknown>) =>
+  fromStore(storeId, resource, Number(doc.id), Effect.succeed(failed(
+    `the ${resource} is dated ${String(doc.date_modified_gmt)}, more than ${FUTURE_SKEW_MS / 60_000} minutes ahead, and the store does not have it`
+  )))
+
+/** Loads the store's current document `id`, or runs `gone` when the store answers 404. */
+const fromStore = <R>(storeId: string, resource: keyof typeof KINDS, id: number, gone: Effect.Effect<Applied, SqlError, R>) =>
+  Effect.gen(function*() {
     const store = yield* StoreClient
-    const current = yield* store.get(`/${table}/${id}`, {}, Schema.Unknown).pipe(
+    const current = yield* store.get(`/${KINDS[resource].table}/${id}`, {}, Schema.Unknown).pipe(
       Effect.map(Option.some),
       Effect.catchIf(isGone, () => Effect.succeed(Option.none()))
     )
-    if (Option.isNone(current)) return yield* markDeleted(resource, table, id)
+    if (Option.isNone(current)) return yield* gone
     // The store's current document is screened as a delivery's is: it may hold a NUL or nest too deep as well.
     const screened = screenDocument(current.value, true)
-    return Either.isLeft(screened) ? failed(screened.left) : yield* upsert(storeId, resource, screened.right)
+    return Either.isLeft(screened) ? failed(screened.left) : yield* upsert(storeId, resource, screened.right, true)
   })
 
 /** The store no longer has it (404): its row is marked deleted, an order's refunds with it. */

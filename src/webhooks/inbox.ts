@@ -41,6 +41,8 @@ export const InboxCounts = Schema.Struct({
   skipped: Schema.Number,
   failed: Schema.Number,
   pending: Schema.Number,
+  /** The bodies the store's inbox holds, in bytes (what its bound counts). */
+  bytes: Schema.Number,
   last_received_at: Schema.NullOr(Schema.String)
 })
 export type InboxCounts = typeof InboxCounts.Type
@@ -48,10 +50,17 @@ export type InboxCounts = typeof InboxCounts.Type
 export const StoreWaiting = Schema.Struct({ store_id: Schema.String, pending: Schema.Number, failed: Schema.Number })
 export type StoreWaiting = typeof StoreWaiting.Type
 
-/** sync.webhook_inbox: the only module that reads or writes it. */
+/** What became of a delivery handed to the inbox: stored, stored before (a resend, a replay), or refused (full). */
+export type Stored = "new" | "duplicate" | "full"
+
+/** sync.webhook_inbox (and its usage, sync.webhook_inbox_usage): the only module that reads or writes it. */
 export class Inbox extends Context.Tag("shopsync/Inbox")<Inbox, {
-  /** Stores a delivery; false when this webhook's delivery id, or the same topic and body, was stored before (a resend, a replay). */
-  readonly add: (delivery: Received) => Effect.Effect<boolean, SqlError>
+  /**
+   * Stores a delivery unless this webhook's delivery id, or the same topic and body, was stored before, or the store's
+   * inbox would hold more than `maxBytes` of bodies with it. Full, its oldest applied and skipped deliveries (kept only
+   * to be looked at) make room first, a tenth of the bound beyond what the delivery needs; pending and failed ones stay.
+   */
+  readonly add: (delivery: Received, maxBytes: number) => Effect.Effect<Stored, SqlError>
   /** A store's oldest pending deliveries, in arrival order. */
   readonly pending: (storeId: string, limit: number) => Effect.Effect<ReadonlyArray<Pending>, SqlError>
   /** Records how a delivery ended; run it in the transaction that applied it. */
@@ -74,14 +83,39 @@ export const makeInbox = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
   const inserted = SqlSchema.findAll({
-    Request: Schema.Struct({ storeId: Schema.String, webhookId: Schema.String, deliveryId: Schema.String, topic: Schema.String, body: Schema.String, digest: Schema.String }),
+    Request: Schema.Struct({ storeId: Schema.String, webhookId: Schema.String, deliveryId: Schema.String, topic: Schema.String, body: Schema.String, digest: Schema.String, maxBytes: Schema.Number }),
     Result: Schema.Struct({ seq: Schema.NumberFromString }),
-    // No conflict target: either unique key (the delivery ids, or the digest) makes it a duplicate.
+    // No conflict target: either unique key (the delivery ids, or the digest) makes it a duplicate. Concurrent
+    // deliveries each see the usage before the others: the bound can be passed by what arrives at once.
     execute: (d) =>
       sql`INSERT INTO sync.webhook_inbox (store_id, webhook_id, delivery_id, topic, body, body_sha256)
-          VALUES (${d.storeId}, ${d.webhookId}, ${d.deliveryId}, ${d.topic}, ${d.body}, decode(${d.digest}, 'hex'))
+          SELECT * FROM (VALUES (${d.storeId}, ${d.webhookId}, ${d.deliveryId}, ${d.topic}, ${d.body}::text, decode(${d.digest}, 'hex')))
+            AS d(store_id, webhook_id, delivery_id, topic, body, body_sha256)
+          WHERE coalesce((SELECT bytes FROM sync.webhook_inbox_usage u WHERE u.store_id = d.store_id), 0) + octet_length(d.body) <= ${d.maxBytes}
           ON CONFLICT DO NOTHING RETURNING seq`
   })
+
+  const stored = (d: Received) =>
+    sql`SELECT 1 FROM sync.webhook_inbox WHERE store_id = ${d.storeId}
+          AND ((webhook_id = ${d.webhookId} AND delivery_id = ${d.deliveryId}) OR body_sha256 = decode(${d.digest}, 'hex'))`.pipe(
+      Effect.map((rows) => rows.length > 0)
+    )
+
+  // The oldest settled deliveries whose bodies, summed in arrival order, come to `bytes`.
+  const evict = (storeId: string, bytes: number) =>
+    sql`DELETE FROM sync.webhook_inbox WHERE seq IN (
+          SELECT seq FROM (SELECT seq, sum(octet_length(body)) OVER (ORDER BY seq) - octet_length(body) AS before
+                           FROM sync.webhook_inbox WHERE store_id = ${storeId} AND state IN ('applied', 'skipped')) settled
+          WHERE before < ${bytes})`
+
+  const add = (d: Received, maxBytes: number) =>
+    Effect.gen(function*() {
+      const insert = Effect.map(decoded(inserted({ ...d, maxBytes })), (rows) => rows.length > 0)
+      if (yield* insert) return "new"
+      if (yield* stored(d)) return "duplicate"
+      yield* evict(d.storeId, Buffer.byteLength(d.body) + Math.ceil(maxBytes / 10))
+      return (yield* insert) ? "new" : "full"
+    }) satisfies Effect.Effect<Stored, SqlError>
 
   const pending = SqlSchema.findAll({
     Request: Schema.Struct({ storeId: Schema.String, limit: Schema.Number }),
@@ -100,6 +134,7 @@ export const makeInbox = Effect.gen(function*() {
                  (count(*) FILTER (WHERE state = 'skipped'))::int AS skipped,
                  (count(*) FILTER (WHERE state = 'failed'))::int AS failed,
                  (count(*) FILTER (WHERE state = 'pending'))::int AS pending,
+                 coalesce((SELECT bytes FROM sync.webhook_inbox_usage WHERE store_id = ${storeId}), 0)::float8 AS bytes,
                  to_char(max(received_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS last_received_at
           FROM sync.webhook_inbox WHERE store_id = ${storeId}`
   })
@@ -122,7 +157,7 @@ export const makeInbox = Effect.gen(function*() {
   })
 
   return Inbox.of({
-    add: (d) => Effect.map(decoded(inserted(d)), (rows) => rows.length > 0),
+    add,
     pending: (storeId, limit) => decoded(pending({ storeId, limit })),
     settle: (seq, outcome) =>
       sql`UPDATE sync.webhook_inbox SET state = ${outcome.state}, applied_at = now(),

@@ -100,7 +100,7 @@ describe("the apply pass over hostile deliveries", () => {
   const run = (storeId: string, items: ReadonlyArray<{ topic: string; body: string }>) =>
     Effect.gen(function*() {
       const inbox = yield* Inbox
-      for (const d of items) yield* inbox.add({ storeId, webhookId: "1", deliveryId: String(++delivery), topic: d.topic, body: d.body, digest: bodyDigest(d.topic, Buffer.from(d.body)) })
+      for (const d of items) yield* inbox.add({ storeId, webhookId: "1", deliveryId: String(++delivery), topic: d.topic, body: d.body, digest: bodyDigest(d.topic, Buffer.from(d.body)) }, 1 << 30)
       const options: PassOptions = { attempts: new Map(), count: () => Effect.void }
       for (let i = 0; i < MAX_PASSES; i++) {
         const exit = yield* Effect.exit(applyPass(storeId, options))

@@ -32,14 +32,14 @@ export type Serve = Awaited<ReturnType<typeof startServe>>
 
 /**
  * A generated store's simulator, a fresh database and `shopsync serve` syncing one into the other (its webhooks
- * signed with `secret`, hourly syncs), once its first sync is done; `close` ends all three.
+ * signed with `secret`, hourly syncs, and `env`'s settings), once its first sync is done; `close` ends all three.
  */
-export const serveStore = async (data: GenerateOptions, storeId: string, secret: string) => {
+export const serveStore = async (data: GenerateOptions, storeId: string, secret: string, env: Record<string, string> = {}) => {
   const sim = await startStoreSimulator({ data })
   const db = await freshDatabase()
   const serve = await startServe({
     DATABASE_URL: db.url, STORE_API_URL: sim.url, STORE_CONSUMER_KEY: "ck_demo", STORE_CONSUMER_SECRET: "cs_demo",
-    STORE_ID: storeId, STORE_WEBHOOK_SECRET: secret, SHOPSYNC_SYNC_EVERY: "1h"
+    STORE_ID: storeId, STORE_WEBHOOK_SECRET: secret, SHOPSYNC_SYNC_EVERY: "1h", ...env
   })
   await serve.ready
   const close = async () => {

@@ -1,12 +1,11 @@
 import { ConfigProvider, Effect, Option, Redacted } from "effect"
 import { describe, expect, it } from "vitest"
-import { parseDurationMs, serveSettingsConfig } from "../../src/config/settings.js"
+import { inboxMaxBytesConfig, parseDurationMs, serveSettingsConfig } from "../../src/config/settings.js"
 import { deliveryHeaders, isPing, sign, signatureMatches } from "../../src/webhooks/headers.js"
 
-const load = (entries: Record<string, string>) =>
-  Effect.runPromise(
-    Effect.either(serveSettingsConfig).pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(entries)))))
-  )
+const loadOf = <A>(config: Effect.Effect<A, unknown>) => (entries: Record<string, string>) =>
+  Effect.runPromise(Effect.either(config).pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(entries))))))
+const load = loadOf(serveSettingsConfig)
 
 describe("serve settings", () => {
   it("defaults to 127.0.0.1:8787, a sync every 5 minutes, no secret", async () => {
@@ -24,6 +23,13 @@ describe("serve settings", () => {
     expect(every._tag === "Left" && String(every.left)).toContain("SHOPSYNC_SYNC_EVERY must be a duration of at least 1s")
     const secret = await load({ STORE_WEBHOOK_SECRET: "s3cret" })
     expect(secret._tag === "Right" && Option.map(secret.right.webhookSecret, Redacted.value)).toEqual(Option.some("s3cret"))
+  })
+
+  it("bounds a store's inbox at 256 MiB unless SHOPSYNC_INBOX_MAX_MB says otherwise (fractions allowed)", async () => {
+    const inbox = loadOf(inboxMaxBytesConfig)
+    expect([await inbox({}), await inbox({ SHOPSYNC_INBOX_MAX_MB: "0.5" })].map((r) => r._tag === "Right" && r.right)).toEqual([256 * 1024 * 1024, 512 * 1024])
+    const tiny = await inbox({ SHOPSYNC_INBOX_MAX_MB: "0" })
+    expect(tiny._tag === "Left" && String(tiny.left)).toContain("SHOPSYNC_INBOX_MAX_MB must be a number of MiB from 0.01")
   })
 })
 
