@@ -22,10 +22,14 @@ export class AdminTokenFileInvalid extends Data.TaggedError("AdminTokenFileInval
 
 const readTokenFile = (file: string) =>
   Effect.gen(function*() {
-    const text = yield* Effect.try({
-      try: () => fs.readFileSync(file, "utf8"),
+    const { text, mode } = yield* Effect.try({
+      try: () => ({ text: fs.readFileSync(file, "utf8"), mode: fs.statSync(file).mode }),
       catch: (e) => new AdminTokenFileInvalid({ file, problem: `cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})` })
     })
+    if ((mode & 0o077) !== 0) {
+      yield* Effect.logWarning(`SHOPSYNC_ADMIN_TOKEN_FILE ${file} is readable by others than its owner (mode 0${(mode & 0o777).toString(8)}): ` +
+        `whoever reads it sees every store's sales on the status page; run chmod 600 ${file}`)
+    }
     // Trimmed as Prometheus trims its credentials_file, so one file can serve both.
     const token = text.trim()
     if (token.length < ADMIN_TOKEN_MIN_LENGTH) {
