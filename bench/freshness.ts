@@ -107,9 +107,12 @@ const pickOrders = async (api: Api, timed: number) => {
 
 /** `shopsync serve` as its own process on a free port; `ready` resolves when its first scheduled sync finished. */
 const startServe = async (ctx: FreshnessContext, env: Record<string, string>) => {
-  const port = await freePort()
+  const [port, adminPort] = [await freePort(), await freePort()]
   const [cmd, ...args] = ctx.shopsync(["serve"])
-  const child = spawn(cmd!, args, { env: { ...process.env, SHOPSYNC_CONFIG: "/dev/null", ...env, SHOPSYNC_HTTP_PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] })
+  const child = spawn(cmd!, args, {
+    env: { ...process.env, SHOPSYNC_CONFIG: "/dev/null", ...env, SHOPSYNC_HTTP_PORT: String(port), SHOPSYNC_ADMIN_PORT: String(adminPort) },
+    stdio: ["ignore", "ignore", "pipe"]
+  })
   let stderr = ""
   child.stderr!.on("data", (d) => (stderr += String(d)))
   const ready = (async () => {

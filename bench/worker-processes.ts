@@ -74,12 +74,12 @@ export interface WorkerProcess {
 const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0
 
 export const startWorker = async (root: string, env: Record<string, string>, concurrency: number): Promise<WorkerProcess> => {
-  const [port, httpPort] = [await freePort(), await freePort()]
+  const [port, httpPort, adminPort] = [await freePort(), await freePort(), await freePort()]
   const child = spawn(process.execPath, [path.join(root, "dist/bin/shopsync.js"), "worker"], {
     cwd: root,
     env: { ...process.env, SHOPSYNC_CONFIG: "/dev/null", ...env, SHOPSYNC_RUNNER_HOST: "127.0.0.1",
       SHOPSYNC_RUNNER_PORT: String(port), SHOPSYNC_RUNNER_CONCURRENCY: String(concurrency),
-      SHOPSYNC_HTTP_PORT: String(httpPort) },
+      SHOPSYNC_HTTP_PORT: String(httpPort), SHOPSYNC_ADMIN_PORT: String(adminPort) },
     stdio: ["ignore", "ignore", "pipe"]
   })
   let stderr = ""

@@ -1,15 +1,16 @@
 import { Command } from "@effect/cli"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import { Duration, Effect, Layer, Option, Ref } from "effect"
-import { fullPassConfig, inboxMaxBytesConfig, serveSettingsConfig, storeSettingsConfig } from "../config/settings.js"
+import { Duration, Effect, Layer, Option, type Redacted, Ref } from "effect"
+import { adminSettingsConfig, type AdminSettings, fullPassConfig, inboxMaxBytesConfig, serveSettingsConfig, storeSettingsConfig } from "../config/settings.js"
 import { OutboxLive } from "../contacts/outbox.js"
 import { marketingSettingsOption } from "../marketing-client/config.js"
+import { loadAdminToken, serveAdmin } from "../server/admin-listener.js"
 import { backgroundSync } from "../server/background-sync.js"
 import { makeContactsPusher } from "../server/contacts-push.js"
 import { listenerLayer } from "../server/listener.js"
 import { PrometheusMetricsLive } from "../server/metrics.js"
-import { serveRouter } from "../server/router.js"
+import { serveAdminRouter, serveWebhookRouter } from "../server/router.js"
 import { ServeState, ServeStateLive } from "../server/serve-state.js"
 import { StoreClientLive } from "../store-client/client.js"
 import { DatabaseLive } from "../warehouse/database.js"
@@ -22,18 +23,19 @@ import { InboxSignalLive, supervisedWorker } from "../webhooks/worker.js"
  * first new deliveries are refused (503), then the sync and the worker stop (the delivery being applied finishes;
  * what is pending stays in the inbox for the next start), then the routes go.
  */
-const serve = Effect.gen(function*() {
+const serve = (admin: AdminSettings, token: Option.Option<Redacted.Redacted<string>>) => Effect.gen(function*() {
   const settings = yield* storeSettingsConfig
   const { webhookSecret, syncEveryMs, host, port } = yield* serveSettingsConfig
   const fullPass = yield* fullPassConfig
   yield* migrate
   if (Option.isNone(webhookSecret)) yield* Effect.logWarning("serve: STORE_WEBHOOK_SECRET is not set: every webhook delivery will be refused (401); only the background sync keeps the warehouse current")
   const pusher = yield* makeContactsPusher(yield* marketingSettingsOption, settings.storeId)
-  yield* HttpServer.serveEffect(serveRouter(webhookSecret, yield* Inbox, yield* inboxMaxBytesConfig))
+  yield* HttpServer.serveEffect(serveWebhookRouter(webhookSecret, yield* inboxMaxBytesConfig))
   yield* Effect.logInfo(
     `serve: listening on http://${host}:${port}: webhook deliveries POST /webhooks/store (or /webhooks/store/${settings.storeId}), ` +
-      `health GET /healthz, metrics GET /metrics, status page GET /; background sync every ${Duration.format(Duration.millis(syncEveryMs))}`
+      `health GET /healthz; background sync every ${Duration.format(Duration.millis(syncEveryMs))}`
   )
+  yield* serveAdmin(admin, token, serveAdminRouter(yield* Inbox), "status page GET /, metrics GET /metrics, health with reasons GET /healthz")
   const state = yield* ServeState
   yield* Effect.forkScoped(supervisedWorker(settings.storeId, pusher, state.inboxWorkerUp))
   yield* Effect.forkScoped(backgroundSync(settings, fullPass, pusher))
@@ -56,18 +58,28 @@ const serveLayer = Effect.gen(function*() {
   )
 })
 
-export const serveCommand = Command.make("serve", {}, () => Effect.flatMap(serveLayer, (layer) => Effect.provide(serve, layer))).pipe(
+/** The admin token is read before the warehouse starts: an unreadable file stops the command at once. */
+const start = Effect.gen(function*() {
+  const admin = yield* adminSettingsConfig
+  const token = yield* loadAdminToken(admin)
+  return yield* Effect.provide(serve(admin, token), yield* serveLayer)
+})
+
+export const serveCommand = Command.make("serve", {}, () => start).pipe(
   Command.withDescription(
     "Keeps the warehouse fresh within seconds until stopped (the mode for a systemd service or a Kubernetes Deployment). " +
-      "An HTTP server on SHOPSYNC_HTTP_HOST " +
+      "A webhook listener on SHOPSYNC_HTTP_HOST " +
       "(default 127.0.0.1) and SHOPSYNC_HTTP_PORT (default 8787) that takes the store's signed webhooks at POST /webhooks/store " +
       "(checked against STORE_WEBHOOK_SECRET; subscribe them with `shopsync store-hooks ensure --url …`), stores each in an inbox " +
       "and applies it within a second, only when it is newer than what the warehouse holds; the changed contacts are pushed " +
       "when the marketing variables are set. Every SHOPSYNC_SYNC_EVERY (default 5m; e.g. 90s, 1h) it runs the same sync as " +
       "`shopsync sync`, under the same lock, which catches what a lost or disabled webhook missed. GET /healthz answers 200, or " +
       "503 when the warehouse does not answer, the inbox worker is not running, the oldest pending delivery waited over 10 minutes, " +
-      "or no scheduled sync finished for three intervals; GET /metrics is Prometheus " +
-      "text; GET / is a status page (streams, runs, webhook deliveries, quarantine, 90 days of daily net sales). SIGTERM: new deliveries get " +
+      "or no scheduled sync finished for three intervals (the status only: the reason is on the admin listener). A second, " +
+      "admin listener on SHOPSYNC_ADMIN_HOST (default 127.0.0.1) and SHOPSYNC_ADMIN_PORT (default 8788) serves GET / (a status " +
+      "page: streams, runs, webhook deliveries, quarantine, 90 days of daily net sales; e-mail addresses masked), GET /metrics " +
+      "(Prometheus text) and GET /healthz with its reason; off loopback it needs SHOPSYNC_ADMIN_TOKEN (or SHOPSYNC_ADMIN_TOKEN_FILE) " +
+      "as Authorization: Bearer, and serve refuses to start without one. SIGTERM: new deliveries get " +
       "503, the one being applied finishes, exit 143; the next start applies what is left in the inbox."
   )
 )

@@ -5,11 +5,12 @@ import type * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as SqlClient from "@effect/sql/SqlClient"
-import { Data, Effect, Layer, Option, Ref, Schedule } from "effect"
+import { Data, Effect, Layer, Option, type Redacted, Ref, Schedule } from "effect"
 import { clusterTimings } from "../cluster/runner.js"
 import { heldShards, SHARDS } from "../cluster/shards.js"
 import { workerLayer, workerPools } from "../cluster/worker.js"
-import { databaseUrlConfig, httpListenConfig, inboxMaxBytesConfig, runnerSettingsConfig } from "../config/settings.js"
+import { adminSettingsConfig, type AdminSettings, databaseUrlConfig, httpListenConfig, inboxMaxBytesConfig, runnerSettingsConfig } from "../config/settings.js"
+import { loadAdminToken, serveAdmin } from "../server/admin-listener.js"
 import { type BodyBudget, listenerLayer } from "../server/listener.js"
 import { type PrometheusMetrics, PrometheusMetricsLive } from "../server/metrics.js"
 import { WebhookSecretsLive } from "../server/webhook-secrets.js"
@@ -56,24 +57,37 @@ type Routes = HttpApp.Default<unknown, never>
 /** What the server answers while the runner joins the cluster or after it left: 503, so a load balancer sends elsewhere. */
 const notRunning = HttpServerResponse.unsafeJson({ status: "unavailable", reason: "the worker is starting or stopping; send again later" }, { status: 503 })
 
+interface ServeWorkerOptions {
+  readonly runner: string
+  readonly http: { readonly host: string; readonly port: number }
+  readonly admin: AdminSettings
+  readonly token: Option.Option<Redacted.Redacted<string>>
+  readonly concurrency: number
+  readonly clusterSql: ReturnType<typeof workerPools>["clusterSql"]
+}
+
 /**
- * Serves HTTP from the start (503 until the runner has joined), then the worker's routes until stopped. Finalizers
- * run in reverse: new deliveries are refused (503), the runner finishes its running jobs and hands its shards over
- * (the layers), every route answers 503, the server closes.
+ * Serves both listeners from the start (503 until the runner has joined), then the worker's routes until stopped.
+ * Finalizers run in reverse: new deliveries are refused (503), the runner finishes its running jobs and hands its
+ * shards over (the layers), every route answers 503, the servers close.
  */
-const serveWorker = (options: { runner: string; http: { host: string; port: number }; concurrency: number; clusterSql: ReturnType<typeof workerPools>["clusterSql"] }) =>
+const serveWorker = (options: ServeWorkerOptions) =>
   Effect.gen(function*() {
-    const routes = yield* Ref.make(Option.none<Routes>())
-    yield* HttpServer.serveEffect(Effect.flatMap(Ref.get(routes), Option.getOrElse(() => Effect.succeed(notRunning))))
+    const routes = yield* Ref.make(Option.none<{ webhooks: Routes; admin: Routes }>())
+    const current = (pick: (r: { webhooks: Routes; admin: Routes }) => Routes) =>
+      Effect.flatMap(Ref.get(routes), Option.match({ onNone: () => Effect.succeed(notRunning), onSome: pick }))
+    yield* HttpServer.serveEffect(current((r) => r.webhooks))
+    yield* serveAdmin(options.admin, options.token, current((r) => r.admin),
+      "stores GET /, a store's page GET /stores/<store_id>, metrics GET /metrics, health with reasons GET /healthz")
     yield* Effect.addFinalizer(() => Ref.set(routes, Option.none()))
     yield* Effect.gen(function*() {
       const accepting = yield* Ref.make(true)
       const router = yield* workerRouter({ accepting, runner: options.runner, heartbeatExpiry: clusterTimings.shardLockExpiration, inboxMaxBytes: yield* inboxMaxBytesConfig })
       const context = yield* Effect.context<HttpRouter.HttpRouter.DefaultServices | BodyBudget | SqlClient.SqlClient | PrometheusMetrics | Inbox | Sharding.Sharding>()
-      yield* Ref.set(routes, Option.some<Routes>(Effect.provide(router, context)))
+      yield* Ref.set(routes, Option.some({ webhooks: Effect.provide(router.webhooks, context), admin: Effect.provide(router.admin, context) }))
       yield* Effect.logInfo(
         `worker: listening on http://${options.http.host}:${options.http.port} (SHOPSYNC_HTTP_HOST:SHOPSYNC_HTTP_PORT): webhook deliveries ` +
-          "POST /webhooks/store/<store_id> for every registered store, health GET /healthz, metrics GET /metrics, stores GET /"
+          "POST /webhooks/store/<store_id> for every registered store, health GET /healthz"
       )
       yield* Effect.addFinalizer(() =>
         Effect.zipRight(Ref.set(accepting, false), Effect.logInfo("worker: stopping: new deliveries are refused (503); handing the shards over")))
@@ -91,6 +105,8 @@ const worker = Effect.gen(function*() {
   if (Option.isNone(url)) return yield* new WorkerNeedsSharedDatabase()
   const { concurrency, host, port } = yield* runnerSettingsConfig
   const http = yield* httpListenConfig
+  const admin = yield* adminSettingsConfig
+  const token = yield* loadAdminToken(admin)
   // Every store's secrets are opened with it: without it (or unreadable), stop now rather than fail every sync.
   yield* loadMasterKey("shopsync worker")
   const runner = `${host}:${port}`
@@ -101,7 +117,7 @@ const worker = Effect.gen(function*() {
       `worker: runner ${runner} (SHOPSYNC_RUNNER_HOST:SHOPSYNC_RUNNER_PORT), ${concurrency} store jobs at once, ` +
         `warehouse and cluster tables at ${describeDatabase(url.value)}`
     )
-    return yield* serveWorker({ runner, http, concurrency, clusterSql: pools.clusterSql })
+    return yield* serveWorker({ runner, http, admin, token, concurrency, clusterSql: pools.clusterSql })
   }).pipe(Effect.provide(pools.workSql))
 })
 
@@ -109,13 +125,15 @@ export const workerCommand = Command.make("worker", {}, () => worker).pipe(Comma
   "Joins the cluster of workers that keeps the registered stores (`shopsync stores add`) current: each worker is a runner " +
     "of @effect/cluster listening on SHOPSYNC_RUNNER_HOST:SHOPSYNC_RUNNER_PORT (default port 34431; the host is the address " +
     "the other workers reach it at), holding a share of the 300 shards the stores hash to, and syncs its stores at their " +
-    "interval, at most SHOPSYNC_RUNNER_CONCURRENCY (default 4) at once. It also serves HTTP on SHOPSYNC_HTTP_HOST:SHOPSYNC_HTTP_PORT " +
-    "(default 127.0.0.1:8787): every registered store's signed webhooks at POST /webhooks/store/<store_id> (checked against " +
+    "interval, at most SHOPSYNC_RUNNER_CONCURRENCY (default 4) at once. Its webhook listener, SHOPSYNC_HTTP_HOST:SHOPSYNC_HTTP_PORT " +
+    "(default 127.0.0.1:8787), takes every registered store's signed webhooks at POST /webhooks/store/<store_id> (checked against " +
     "that store's registered webhook secret; any worker takes any store's delivery, so put a load balancer in front of them " +
-    "all), GET /healthz (200 when the warehouse answers and this runner is in the cluster), GET /metrics (Prometheus, the " +
-    "stores this worker holds), GET / (every store) and GET /stores/<store_id> (one store's page). Needs DATABASE_URL (the " +
+    "all) and answers GET /healthz (200 when the warehouse answers and this runner is in the cluster; the status only). Its " +
+    "admin listener, SHOPSYNC_ADMIN_HOST:SHOPSYNC_ADMIN_PORT (default 127.0.0.1:8788), serves GET /metrics (Prometheus, the " +
+    "stores this worker holds), GET / (every store), GET /stores/<store_id> (one store's page) and GET /healthz with its " +
+    "reason; off loopback it needs SHOPSYNC_ADMIN_TOKEN (or _FILE) as Authorization: Bearer. Needs DATABASE_URL (the " +
     "PostgreSQL all workers share) and SHOPSYNC_MASTER_KEY or SHOPSYNC_MASTER_KEY_FILE. Start as many as needed, on one " +
-    "machine (each with its own SHOPSYNC_RUNNER_PORT and SHOPSYNC_HTTP_PORT) or many; one that dies has its stores taken " +
+    "machine (each with its own SHOPSYNC_RUNNER_PORT, SHOPSYNC_HTTP_PORT and SHOPSYNC_ADMIN_PORT) or many; one that dies has its stores taken " +
     "over by the others within 20 s. SIGTERM: new deliveries get 503, it finishes its running syncs, hands its shards " +
     "over, exits 143."
 ))

@@ -1,7 +1,8 @@
 /**
- * The limits of the HTTP listener of `serve` and `worker`. Its clients are the store (a delivery of a few KiB, sent
- * at once, a handful at a time) and monitoring: a request that takes longer than this, or a crowd of connections,
- * is not one of them. Without the limits, unsigned connections could hold memory before any signature is checked.
+ * The limits of the HTTP listeners of `serve` and `worker`. Their clients are the store (a delivery of a few KiB,
+ * sent at once, a handful at a time) and monitoring: a request that takes longer than this, or a crowd of
+ * connections, is not one of them. Without the limits, unsigned connections could hold memory before any signature
+ * is checked; the admin listener keeps the timeouts and the connection cap (it reads no bodies).
  */
 
 /** Every request header must have arrived by then (Node's `headersTimeout`; its default is a minute). */

@@ -1,6 +1,6 @@
 import { Config, type ConfigError, Effect } from "effect"
 import { marketingSettingsOption } from "../marketing-client/config.js"
-import { fullPassConfig, marketingSettingsConfig, runnerSettingsConfig, serveSettingsConfig, SETTINGS, storeIdConfig, storeSettingsConfig } from "./settings.js"
+import { adminSettingsConfig, fullPassConfig, marketingSettingsConfig, runnerSettingsConfig, serveSettingsConfig, SETTINGS, storeIdConfig, storeSettingsConfig } from "./settings.js"
 
 /** Every setting that has a value, checked (one error naming them all): a wrong one is wrong whatever the command. */
 const everySetValue = Config.all([...SETTINGS.values()].map((setting) => Config.option(setting.config)))
@@ -19,11 +19,11 @@ const NEEDS: Readonly<Record<string, ReadonlyArray<Effect.Effect<unknown, Config
   migrate: [],
   demo: [],
   "marketing-hooks": [marketingSettingsConfig],
-  serve: [storeSettingsConfig, fullPassConfig, marketingSettingsOption, serveSettingsConfig],
+  serve: [storeSettingsConfig, fullPassConfig, marketingSettingsOption, serveSettingsConfig, adminSettingsConfig],
   "store-hooks": [storeSettingsConfig],
   // A registered store's sync reads the STORE_*/MARKETING_* tuning (page size, timeouts…) and the full passes as it runs.
   stores: [],
-  worker: [runnerSettingsConfig, fullPassConfig],
+  worker: [runnerSettingsConfig, fullPassConfig, adminSettingsConfig],
   warehouse: []
 }
 

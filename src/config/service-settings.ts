@@ -1,4 +1,4 @@
-import { Config, type Option, Redacted } from "effect"
+import { Config, ConfigError, Either, Option, Redacted } from "effect"
 import { inRange, named, wholeNumber } from "./setting.js"
 
 /** `5m`, `90s`, `1h`, `500ms` or a bare number of seconds; the value in milliseconds, or undefined when unreadable. */
@@ -42,7 +42,7 @@ export const inboxMaxBytesConfig = named("SHOPSYNC_INBOX_MAX_MB", Config.number(
   Config.map((mb) => Math.floor(mb * 1024 * 1024))
 ))
 
-/** Where `serve` and `worker` listen for HTTP. */
+/** Where `serve` and `worker` take webhooks (and answer /healthz); the rest is on the admin listener. */
 export const httpListenConfig = Config.all({
   host: named("SHOPSYNC_HTTP_HOST", Config.string().pipe(
     Config.withDefault("127.0.0.1"),
@@ -50,6 +50,51 @@ export const httpListenConfig = Config.all({
   )),
   port: wholeNumber("SHOPSYNC_HTTP_PORT", 8787, { min: 1, max: 65535 })
 })
+
+/** The admin listener's host, when it is this machine alone: 127.0.0.0/8, ::1 or localhost. */
+export const isLoopback = (host: string): boolean => /^127(\.\d{1,3}){3}$/.test(host) || host === "::1" || host.toLowerCase() === "localhost"
+
+/** A token an attacker cannot guess, and one `openssl rand -hex 32` gives. */
+export const ADMIN_TOKEN_MIN_LENGTH = 32
+
+/** Where the status page, /metrics and the detailed /healthz are served, and the bearer token they ask for. */
+export interface AdminSettings {
+  readonly host: string
+  readonly port: number
+  /** SHOPSYNC_ADMIN_TOKEN: required whenever the host is not loopback; when set, asked for on loopback too. */
+  readonly token: Option.Option<Redacted.Redacted<string>>
+  /** SHOPSYNC_ADMIN_TOKEN_FILE: a file holding the token instead (read at start, see src/server/admin-token.ts). */
+  readonly tokenFile: Option.Option<string>
+}
+
+const ADMIN_TOKEN_FIX = `set SHOPSYNC_ADMIN_TOKEN (or SHOPSYNC_ADMIN_TOKEN_FILE, a file holding it) to a random string of at least ` +
+  `${ADMIN_TOKEN_MIN_LENGTH} characters (\`openssl rand -hex 32\`) and give Prometheus the same as its bearer token, or keep ` +
+  "SHOPSYNC_ADMIN_HOST at 127.0.0.1 and reach it through an SSH tunnel or an authenticating reverse proxy"
+
+export const adminSettingsConfig: Config.Config<AdminSettings> = Config.all({
+  host: named("SHOPSYNC_ADMIN_HOST", Config.string().pipe(
+    Config.withDefault("127.0.0.1"),
+    Config.validate({ message: "SHOPSYNC_ADMIN_HOST must be an address or host name to listen on, such as 127.0.0.1 or 0.0.0.0", validation: (s) => /^[\w.:-]+$/.test(s) })
+  )),
+  // Next to the webhook port's default; nothing else of shopsync's listens there.
+  port: wholeNumber("SHOPSYNC_ADMIN_PORT", 8788, { min: 1, max: 65535 }),
+  token: Config.option(named("SHOPSYNC_ADMIN_TOKEN", Config.redacted().pipe(
+    Config.validate({
+      message: `SHOPSYNC_ADMIN_TOKEN must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters (generate one with \`openssl rand -hex 32\`)`,
+      validation: (s) => Redacted.value(s).trim().length >= ADMIN_TOKEN_MIN_LENGTH
+    })
+  ), () => true)),
+  tokenFile: Config.option(named("SHOPSYNC_ADMIN_TOKEN_FILE", Config.string().pipe(
+    Config.validate({ message: "SHOPSYNC_ADMIN_TOKEN_FILE must be a file's path", validation: (s) => s.trim() !== "" })
+  )))
+}).pipe(Config.mapOrFail((admin) =>
+  // Off loopback the page (90 days of sales, store errors) and /metrics would be open to whoever reaches the address.
+  isLoopback(admin.host) || Option.isSome(admin.token) || Option.isSome(admin.tokenFile)
+    ? Either.right(admin)
+    : Either.left(ConfigError.InvalidData(["SHOPSYNC_ADMIN_TOKEN"],
+      `SHOPSYNC_ADMIN_HOST=${admin.host} is not a loopback address, so the status page and /metrics would be open to anyone ` +
+        `who reaches it: ${ADMIN_TOKEN_FIX}`))
+))
 
 export const serveSettingsConfig: Config.Config<ServeSettings> = Config.map(
   Config.all({ listen: httpListenConfig, syncEveryMs: syncEveryConfig, webhookSecret: webhookSecretConfig }),

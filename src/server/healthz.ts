@@ -78,3 +78,10 @@ export const runnerHealthz = (address: string, maxAge: Duration.Duration) =>
     if (row.age > Duration.toSeconds(maxAge)) return unhealthy(`runner ${address}'s last heartbeat is ${row.age.toFixed(0)} s old`)
     return HttpServerResponse.unsafeJson({ status: "ok", runner: address })
   })
+
+/**
+ * /healthz on the webhook listener, which anyone may reach: the status code, "ok" or "unhealthy", nothing else. The
+ * reasons (the warehouse's error, the runner's address, the inbox's wait) are on the admin listener's /healthz.
+ */
+export const withoutReasons = <E, R>(health: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  Effect.map(health, (response) => HttpServerResponse.unsafeJson({ status: response.status === 200 ? "ok" : "unhealthy" }, { status: response.status }))

@@ -1,6 +1,9 @@
+import { maskEmails } from "../warehouse/personal-data.js"
+
 /**
  * HTML built from templates whose interpolated values are escaped unless they are already `Html`: a value from the
- * warehouse or the store (a reason, an error, an email) can only ever print as text.
+ * warehouse or the store (a reason, an error, an email) can only ever print as text, and e-mail addresses in it
+ * print masked (the pages are for operators, who need the domain, not the customer).
  */
 export class Html {
   constructor(readonly text: string) {}
@@ -19,7 +22,7 @@ const print = (value: Printable): string => {
   if (value === null || value === undefined) return ""
   if (value instanceof Html) return value.text
   if (Array.isArray(value)) return value.map((v: Html) => v.text).join("")
-  return escapeHtml(String(value))
+  return escapeHtml(maskEmails(String(value)))
 }
 
 /** A template whose values are escaped (`Html` values and arrays of them are inserted as they are). */

@@ -29,19 +29,20 @@ export const BodyBudgetLive = (bytes: number) =>
   })
 
 /**
- * The HTTP server of `serve` and `worker`, with the listener's limits (src/config/listener-limits.ts): header and
- * request timeouts of seconds, a cap on open connections, and the body budget its webhook intake draws on.
+ * An HTTP server of `serve` and `worker` with the listener's limits (src/config/listener-limits.ts): header and
+ * request timeouts of seconds and a cap on open connections. The admin listener is this alone.
  */
+export const limitedServerLayer = (address: { readonly host: string; readonly port: number }) =>
+  NodeHttpServer.layer(() => {
+    const server = createServer({
+      headersTimeout: LISTENER_HEADERS_TIMEOUT_MS,
+      requestTimeout: LISTENER_REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: LISTENER_TIMEOUT_CHECK_MS
+    })
+    server.maxConnections = LISTENER_MAX_CONNECTIONS
+    return server
+  }, address)
+
+/** The webhook listener: a limited server and the body budget its intake draws on. */
 export const listenerLayer = (address: { readonly host: string; readonly port: number }) =>
-  Layer.merge(
-    NodeHttpServer.layer(() => {
-      const server = createServer({
-        headersTimeout: LISTENER_HEADERS_TIMEOUT_MS,
-        requestTimeout: LISTENER_REQUEST_TIMEOUT_MS,
-        connectionsCheckingInterval: LISTENER_TIMEOUT_CHECK_MS
-      })
-      server.maxConnections = LISTENER_MAX_CONNECTIONS
-      return server
-    }, address),
-    BodyBudgetLive(LISTENER_BODY_BUDGET_BYTES)
-  )
+  Layer.merge(limitedServerLayer(address), BodyBudgetLive(LISTENER_BODY_BUDGET_BYTES))

@@ -60,7 +60,7 @@ export class PrometheusMetrics extends Context.Tag("shopsync/PrometheusMetrics")
   readonly scrape: Effect.Effect<string>
 }>() {}
 
-/** The exporter as a reader of Effect's metric registry (no server of its own: /metrics is a route of `serve`). */
+/** The exporter as a reader of Effect's metric registry (no server of its own: /metrics is a route of the admin listener). */
 export const PrometheusMetricsLive = Layer.scoped(
   PrometheusMetrics,
   Effect.gen(function*() {

@@ -2,7 +2,7 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import { Effect, type Option, type Redacted } from "effect"
 import { storeIdConfig } from "../config/settings.js"
 import type { Inbox } from "../webhooks/inbox.js"
-import { healthz } from "./healthz.js"
+import { healthz, withoutReasons } from "./healthz.js"
 import { metricsRoute } from "./metrics.js"
 import { statusPageRoute } from "./status-page.js"
 import type { WebhookSummary } from "./webhook-summary.js"
@@ -26,11 +26,17 @@ export const webhookSummary = (inbox: Inbox["Type"], storeId: string): Effect.Ef
 /** The configured store's (STORE_ID) inbox summary. */
 const servedSummary = (inbox: Inbox["Type"]) => Effect.flatMap(Effect.orDie(storeIdConfig), (storeId) => webhookSummary(inbox, storeId))
 
-/** The routes of `shopsync serve`: webhook intake, health, metrics and the status page. */
-export const serveRouter = (secret: Option.Option<Redacted.Redacted<string>>, inbox: Inbox["Type"], inboxMaxBytes: number) =>
+/** The routes of `shopsync serve`'s webhook listener: webhook intake and a /healthz without reasons. */
+export const serveWebhookRouter = (secret: Option.Option<Redacted.Redacted<string>>, inboxMaxBytes: number) =>
   HttpRouter.empty.pipe(
     HttpRouter.post("/webhooks/store", webhookRoute(secret, inboxMaxBytes)),
     HttpRouter.post("/webhooks/store/:storeId", webhookRoute(secret, inboxMaxBytes)),
+    HttpRouter.get("/healthz", withoutReasons(healthz))
+  )
+
+/** The routes of `shopsync serve`'s admin listener: /healthz with its reasons, metrics and the status page. */
+export const serveAdminRouter = (inbox: Inbox["Type"]) =>
+  HttpRouter.empty.pipe(
     HttpRouter.get("/healthz", healthz),
     HttpRouter.concat(metricsRoute(servedSummary(inbox))),
     HttpRouter.concat(statusPageRoute(servedSummary(inbox)))

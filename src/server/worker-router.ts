@@ -8,7 +8,7 @@ import { errorText } from "../sync/errors.js"
 import { countStoreDelivery } from "../webhooks/delivery-metrics.js"
 import { signatureMatches } from "../webhooks/headers.js"
 import { Inbox, type Received } from "../webhooks/inbox.js"
-import { runnerHealthz } from "./healthz.js"
+import { runnerHealthz, withoutReasons } from "./healthz.js"
 import { html } from "./html.js"
 import { type MeasuredStore, metricsOf, runnerShards } from "./metrics.js"
 import { webhookSummary } from "./router.js"
@@ -77,8 +77,9 @@ const applyDelivery = (client: Effect.Effect.Success<typeof Store.client>) => (d
   )
 
 /**
- * The routes of `shopsync worker`: webhook intake for every registered store, health, metrics (the stores this runner
- * holds, so that across workers each store is reported once), the page across stores and each store's own page.
+ * The routes of `shopsync worker`. The webhook listener: intake for every registered store and a /healthz without
+ * reasons. The admin listener: /healthz with them, metrics (the stores this runner holds, so that across workers each
+ * store is reported once), the page across stores and each store's own page.
  */
 export const workerRouter = (options: WorkerHttpOptions) =>
   Effect.gen(function*() {
@@ -99,12 +100,18 @@ export const workerRouter = (options: WorkerHttpOptions) =>
       if (found._tag === "Left") yield* Effect.logWarning(`status page: store ${storeId}: ${errorText(found.left)}`)
       return yield* storePageResponse(storeId!, webhookSummary(inbox, storeId!))
     })
-    return HttpRouter.empty.pipe(
-      HttpRouter.post("/webhooks/store", intake),
-      HttpRouter.post("/webhooks/store/:storeId", intake),
-      HttpRouter.get("/healthz", runnerHealthz(options.runner, options.heartbeatExpiry)),
-      HttpRouter.get("/metrics", metricsOf(measured)),
-      HttpRouter.get("/", storesPageResponse(Effect.all({ stores: registry.list, waiting: inbox.waiting }), options.runner)),
-      HttpRouter.get("/stores/:storeId", storePage)
-    )
+    const health = runnerHealthz(options.runner, options.heartbeatExpiry)
+    return {
+      webhooks: HttpRouter.empty.pipe(
+        HttpRouter.post("/webhooks/store", intake),
+        HttpRouter.post("/webhooks/store/:storeId", intake),
+        HttpRouter.get("/healthz", withoutReasons(health))
+      ),
+      admin: HttpRouter.empty.pipe(
+        HttpRouter.get("/healthz", health),
+        HttpRouter.get("/metrics", metricsOf(measured)),
+        HttpRouter.get("/", storesPageResponse(Effect.all({ stores: registry.list, waiting: inbox.waiting }), options.runner)),
+        HttpRouter.get("/stores/:storeId", storePage)
+      )
+    }
   })

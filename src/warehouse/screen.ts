@@ -1,5 +1,6 @@
 import { Either, type Schema } from "effect"
 import { documentDecoder } from "../store-client/schemas.js"
+import { maskEmails } from "./personal-data.js"
 
 /**
  * Store documents screened before they reach PostgreSQL: NUL characters removed (text and jsonb cannot hold them;
@@ -77,11 +78,14 @@ export const itemPath = (resource: Resource, doc: unknown): string | null => {
   return `/${resource}/${id}`
 }
 
-/** A document PostgreSQL refused, or one that does not fit, as a quarantine row. */
+/**
+ * A document PostgreSQL refused, or one that does not fit, as a quarantine row. The reason quotes the document's
+ * values and is shown on the status page and by `status`: its e-mail addresses are masked (the document is kept whole).
+ */
 export const rejectedDoc = (resource: Resource, doc: unknown, kind: Rejected["kind"], reason: string): Rejected => ({
   id: idOf(doc),
   kind,
-  reason: reason.replace(NUL, ""),
+  reason: maskEmails(reason.replace(NUL, "")),
   doc: JSON.stringify(doc) ?? "null",
   path: itemPath(resource, doc)
 })

@@ -23,7 +23,7 @@ describe("the inbox's size bound", () => {
     return head.replace('"pad":""', `"pad":"${"x".repeat(COUPON_BYTES - head.length)}"`)
   }
   const settled = () => eventually(async () => (await q("SELECT 1 FROM sync.webhook_inbox WHERE state = 'pending'")).length === 0, 5_000, "inbox settled")
-  const metric = async (pattern: RegExp) => Number(pattern.exec(await (await fetch(`${served.serve.base}/metrics`)).text())?.[1])
+  const metric = async (pattern: RegExp) => Number(pattern.exec(await (await fetch(`${served.serve.admin}/metrics`)).text())?.[1])
 
   beforeAll(async () => {
     served = await serveStore({ seed: 23, orders: 20, customers: 5, products: 4, start: "2026-06-01", days: 5 }, STORE, SECRET, { SHOPSYNC_INBOX_MAX_MB: "0.03" })

@@ -94,7 +94,7 @@ describe("shopsync serve recovers what it missed", () => {
     expect((await fetch(`${serve.base}/healthz`)).status).toBe(200)
     await db.drop()
     const answer = await eventually(async () => {
-      const r = await fetch(`${serve.base}/healthz`)
+      const r = await fetch(`${serve.admin}/healthz`)
       return r.status === 503 ? ((await r.json()) as { reason: string }) : undefined
     }, 10_000, "healthz 503")
     expect(answer.reason).toContain("warehouse")

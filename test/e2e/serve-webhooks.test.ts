@@ -177,11 +177,11 @@ describe("shopsync serve applies the store's webhooks", () => {
     expect(stored.sort()).toEqual(sent)
     expect(await q("SELECT seq FROM sync.webhook_inbox WHERE state = 'failed' AND delivery_id NOT IN ('920001', '920002')")).toEqual([])
     // What the process serves about them: the accepted deliveries on /metrics, the inbox on the status page.
-    const metrics = await (await fetch(`${serve.base}/metrics`)).text()
+    const metrics = await (await fetch(`${serve.admin}/metrics`)).text()
     const accepted = Number(/^shopsync_webhook_deliveries_total\{outcome="accepted"\} (\d+)/m.exec(metrics)?.[1])
     expect(accepted).toBeGreaterThanOrEqual(sent.length)
     expect(metrics).toMatch(new RegExp(`^shopsync_webhook_inbox_pending\\{store="${STORE}"\\} 0$`, "m"))
-    const page = await fetch(`${serve.base}/`)
+    const page = await fetch(`${serve.admin}/`)
     expect(page.status).toBe(200)
     expect(await page.text()).toContain("Daily net sales")
   })

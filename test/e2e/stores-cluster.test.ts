@@ -35,7 +35,7 @@ describe("shopsync worker: registered stores on a cluster of workers", () => {
     const port = await freePort()
     const run = startCli(["worker"], {
       ...env, SHOPSYNC_RUNNER_HOST: "127.0.0.1", SHOPSYNC_RUNNER_PORT: String(port), SHOPSYNC_RUNNER_CONCURRENCY: "2",
-      SHOPSYNC_HTTP_PORT: String(await freePort())
+      SHOPSYNC_HTTP_PORT: String(await freePort()), SHOPSYNC_ADMIN_PORT: String(await freePort())
     })
     workers.push({ address: `127.0.0.1:${port}`, run })
     return workers.at(-1)!

@@ -2,8 +2,12 @@
 // any store's signed deliveries (the simulators' own webhooks, and deliveries posted by hand to the other worker),
 // checked against that store's registered secret; the store's entity applies them and the warehouse follows the
 // simulator's state. Also: 401 without a registered secret (until the store is added again with one), a wrong
-// signature, an unknown store (answered as a wrong signature, without a registry read per id), a replayed body stored once, a delivery whose message was lost, /healthz, /metrics per store, the pages.
+// signature, an unknown store (answered as a wrong signature, without a registry read per id), a replayed body stored once, a delivery whose message was lost, /healthz, /metrics per store, the pages on the admin listener
+// (one worker's on loopback, the other's on 0.0.0.0 behind a token), none of them on the webhook listener.
 import { randomBytes } from "node:crypto"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { dailyNetSales, startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
 import { runCli, startCli, stopAll } from "../support/cli.js"
@@ -11,6 +15,8 @@ import { freshDatabase, sqlRows } from "../support/database.js"
 import { freePort } from "../support/ports.js"
 import { deliver, signed } from "../support/serve.js"
 import { waitFor } from "../support/wait.js"
+
+const ADMIN_TOKEN = randomBytes(32).toString("hex")
 
 const STORES = [
   { storeId: "w1", seed: 71, timezone: "Europe/Berlin", hookSecret: "whsec_w1" },
@@ -22,8 +28,10 @@ describe("shopsync worker serves every registered store's webhooks, health, metr
   let db: Awaited<ReturnType<typeof freshDatabase>>
   let env: Record<string, string>
   const sims = new Map<string, StoreSimulator>()
-  const workers: Array<{ base: string; runner: string; run: ReturnType<typeof startCli> }> = []
+  const workers: Array<{ base: string; admin: string; headers: Record<string, string>; runner: string; run: ReturnType<typeof startCli> }> = []
   let passed = false
+  let tokenDir: string | undefined
+  let tokenFile = ""
 
   const q = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => sqlRows<T>(db.url, text, params)
   const auth = (storeId: string) => ({ authorization: `Basic ${Buffer.from(`ck_${storeId}:cs_${storeId}`).toString("base64")}` })
@@ -31,12 +39,16 @@ describe("shopsync worker serves every registered store's webhooks, health, metr
     runCli(["stores", "add", storeId, "--url", sims.get(storeId)!.url, "--key", `ck_${storeId}`, "--secret-env", "SHOP_SECRET", "--every", "1h",
       ...(withSecret ? ["--webhook-secret-env", "HOOK_SECRET"] : [])],
     { ...env, SHOP_SECRET: `cs_${storeId}`, HOOK_SECRET: STORES.find((s) => s.storeId === storeId)!.hookSecret })
-  const startWorker = async () => {
-    const [runnerPort, httpPort] = [await freePort(), await freePort()]
+  /** A worker whose admin listener is on loopback, or on every address with the token in a file. */
+  const startWorker = async (admin: "loopback" | "open") => {
+    const [runnerPort, httpPort, adminPort] = [await freePort(), await freePort(), await freePort()]
+    const adminEnv = admin === "open" ? { SHOPSYNC_ADMIN_HOST: "0.0.0.0", SHOPSYNC_ADMIN_TOKEN_FILE: tokenFile } : {}
     const run = startCli(["worker"], {
-      ...env, SHOPSYNC_RUNNER_HOST: "127.0.0.1", SHOPSYNC_RUNNER_PORT: String(runnerPort), SHOPSYNC_HTTP_PORT: String(httpPort), SHOPSYNC_RUNNER_CONCURRENCY: "2"
+      ...env, ...adminEnv, SHOPSYNC_RUNNER_HOST: "127.0.0.1", SHOPSYNC_RUNNER_PORT: String(runnerPort), SHOPSYNC_HTTP_PORT: String(httpPort),
+      SHOPSYNC_ADMIN_PORT: String(adminPort), SHOPSYNC_RUNNER_CONCURRENCY: "2"
     })
-    workers.push({ base: `http://127.0.0.1:${httpPort}`, runner: `127.0.0.1:${runnerPort}`, run })
+    const headers: Record<string, string> = admin === "open" ? { authorization: `Bearer ${ADMIN_TOKEN}` } : {}
+    workers.push({ base: `http://127.0.0.1:${httpPort}`, admin: `http://127.0.0.1:${adminPort}`, headers, runner: `127.0.0.1:${runnerPort}`, run })
   }
   const netSales = (storeId: string) =>
     q(`SELECT day::text AS day, currency, orders_count, to_char(gross_sales, 'FM999999999990.00') AS gross_sales,
@@ -61,6 +73,9 @@ describe("shopsync worker serves every registered store's webhooks, health, metr
   beforeAll(async () => {
     db = await freshDatabase()
     env = { DATABASE_URL: db.url, SHOPSYNC_MASTER_KEY: randomBytes(32).toString("base64") }
+    tokenDir = mkdtempSync(path.join(tmpdir(), "worker-admin-"))
+    tokenFile = path.join(tokenDir, "admin.token")
+    writeFileSync(tokenFile, `${ADMIN_TOKEN}\n`, { mode: 0o600 })
     for (const { storeId, seed, timezone } of STORES) {
       sims.set(storeId, await startStoreSimulator({
         consumerKey: `ck_${storeId}`, consumerSecret: `cs_${storeId}`, timezone, data: { seed, orders: 60, customers: 20, products: 8, start: "2026-03-01", days: 20 }
@@ -69,8 +84,8 @@ describe("shopsync worker serves every registered store's webhooks, health, metr
     // w3 first without a webhook secret: its deliveries are refused until it is added again with one.
     const added = await Promise.all([addStore("w1", true), addStore("w2", true), addStore("w3", false)])
     for (const run of added) expect(run.code, run.stderr).toBe(0)
-    await startWorker()
-    await startWorker()
+    await startWorker("loopback")
+    await startWorker("open")
     await waitFor("both workers healthy", async () =>
       (await Promise.all(workers.map((w) => fetch(`${w.base}/healthz`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.status, () => 0)))).every((s) => s === 200) ? true : undefined, 60_000)
     await waitFor("every store's first sync", async () =>
@@ -87,6 +102,7 @@ describe("shopsync worker serves every registered store's webhooks, health, metr
     if (!passed) for (const w of workers) console.log(w.runner, w.run.output().stderr.slice(-4000))
     for (const sim of sims.values()) await sim.close()
     await db?.drop()
+    if (tokenDir) rmSync(tokenDir, { recursive: true })
   })
 
   it("applies the simulators' own deliveries, each store's on the worker it was sent to", async () => {
@@ -190,15 +206,15 @@ describe("shopsync worker serves every registered store's webhooks, health, metr
     expect(await inboxState("w3", "lost-1")).toBe("applied")
   })
 
-  it("serves /healthz, /metrics per store, the page across stores and each store's page", async () => {
+  it("serves /healthz, /metrics per store, the page across stores and each store's page on the admin listener", async () => {
     for (const w of workers) {
-      const health = await fetch(`${w.base}/healthz`)
+      const health = await fetch(`${w.admin}/healthz`, { headers: w.headers })
       expect(health.status).toBe(200)
       expect(await health.json()).toEqual({ status: "ok", runner: w.runner })
     }
     // Each worker reports the stores it holds: together, every store once; together, all 300 shards.
     const scraped = await waitFor("the workers' shards adding up to 300", async () => {
-      const texts = await Promise.all(workers.map((w) => fetch(`${w.base}/metrics`).then((r) => r.text())))
+      const texts = await Promise.all(workers.map((w) => fetch(`${w.admin}/metrics`, { headers: w.headers }).then((r) => r.text())))
       const shards = texts.map((t, i) => Number(new RegExp(`^shopsync_runner_shards\\{runner="${workers[i]!.runner}"\\} (\\d+)$`, "m").exec(t)?.[1]))
       return shards.every((n) => n > 0) && shards.reduce((a, b) => a + b, 0) === 300 ? texts : undefined
     }, 20_000)
@@ -211,17 +227,44 @@ describe("shopsync worker serves every registered store's webhooks, health, metr
     expect(scraped[1]).toMatch(/^shopsync_webhook_deliveries_total\{outcome="accepted",store="w2"\} [1-9]\d*$/m)
     expect(scraped[1]).toMatch(/^shopsync_webhook_deliveries_total\{outcome="rejected",store="w1"\} [1-9]\d*$/m)
 
-    const page = await fetch(`${workers[1]!.base}/`)
+    const page = await fetch(`${workers[1]!.admin}/`, { headers: workers[1]!.headers })
     expect(page.status).toBe(200)
     const text = await page.text()
     for (const { storeId } of STORES) expect(text).toContain(`<tr data-store="${storeId}"><td><a href="/stores/${storeId}">${storeId}</a>`)
     expect(text).toMatch(/<tr data-store="w1">.*<span class="badge ok">current<\/span>/)
-    const one = await fetch(`${workers[0]!.base}/stores/w2`)
+    const one = await fetch(`${workers[0]!.admin}/stores/w2`)
     expect(one.status).toBe(200)
     const storePage = await one.text()
     expect(storePage).toContain("<title>shopsync · w2</title>")
     expect(storePage).toContain("Daily net sales")
-    expect((await fetch(`${workers[0]!.base}/stores/nobody`)).status).toBe(404)
+    expect((await fetch(`${workers[0]!.admin}/stores/nobody`)).status).toBe(404)
+    passed = true
+  })
+
+  it("the webhook listener serves no page, no metrics, and /healthz without its reasons", async () => {
+    passed = false
+    for (const w of workers) {
+      for (const route of ["/", "/metrics", "/stores/w2"]) expect({ route, status: (await fetch(`${w.base}${route}`)).status }).toEqual({ route, status: 404 })
+      const health = await fetch(`${w.base}/healthz`)
+      expect({ status: health.status, body: await health.json() }).toEqual({ status: 200, body: { status: "ok" } })
+    }
+    passed = true
+  })
+
+  it("an admin listener off loopback answers only the token", async () => {
+    passed = false
+    const open = workers[1]!
+    for (const route of ["/", "/metrics", "/stores/w2", "/healthz"]) {
+      const none = await fetch(`${open.admin}${route}`)
+      expect({ route, status: none.status, challenge: none.headers.get("www-authenticate") }).toEqual({ route, status: 401, challenge: "Bearer realm=\"shopsync admin\"" })
+      expect(await none.text()).not.toContain("w1")
+      for (const wrong of [ADMIN_TOKEN.replace(/.$/, (c) => (c === "0" ? "1" : "0")), `${ADMIN_TOKEN}0`, ADMIN_TOKEN.slice(1)]) {
+        expect({ route, status: (await fetch(`${open.admin}${route}`, { headers: { authorization: `Bearer ${wrong}` } })).status }).toEqual({ route, status: 401 })
+      }
+      expect({ route, status: (await fetch(`${open.admin}${route}`, { headers: { authorization: `Basic ${ADMIN_TOKEN}` } })).status }).toEqual({ route, status: 401 })
+      expect({ route, status: (await fetch(`${open.admin}${route}`, { headers: open.headers })).status }).toEqual({ route, status: 200 })
+    }
+    expect(open.run.output().stderr).toMatch(/admin listener on http:\/\/0\.0\.0\.0:\d+ .*needs Authorization: Bearer/)
     passed = true
   })
 })

@@ -20,19 +20,23 @@ export const eventually = async <T>(check: () => Promise<T | undefined | false>,
   throw new Error(`${what} not reached within ${timeoutMs} ms${last ? `: ${String(last)}` : ""}`)
 }
 
-/** `shopsync serve` as a real process on a free port; `ready` resolves once it listens and its first sync finished. */
+/**
+ * `shopsync serve` as a real process on free ports: `base` is its webhook listener, `admin` its admin listener (the
+ * status page, /metrics, /healthz with reasons); `ready` resolves once it listens and its first sync finished.
+ */
 export const startServe = async (env: Record<string, string>, port?: number) => {
   const p = port ?? await freePort()
-  const run = startCli(["serve"], { ...env, SHOPSYNC_HTTP_PORT: String(p) })
+  const adminPort = env["SHOPSYNC_ADMIN_PORT"] ?? String(await freePort())
+  const run = startCli(["serve"], { ...env, SHOPSYNC_HTTP_PORT: String(p), SHOPSYNC_ADMIN_PORT: adminPort })
   const base = `http://127.0.0.1:${p}`
   const ready = eventually(async () => /background sync: run \d+ done/.test(run.output().stderr), 60_000, "serve's first sync")
-  return { ...run, port: p, base, hookUrl: `${base}/webhooks/store`, ready, stderr: () => run.output().stderr }
+  return { ...run, port: p, base, admin: `http://127.0.0.1:${adminPort}`, hookUrl: `${base}/webhooks/store`, ready, stderr: () => run.output().stderr }
 }
 export type Serve = Awaited<ReturnType<typeof startServe>>
 
 /**
  * A generated store's simulator, a fresh database and `shopsync serve` syncing one into the other (its webhooks
- * signed with `secret`, hourly syncs, and `env`'s settings), once its first sync is done; `close` ends all three.
+ * signed with `secret`, hourly syncs, `env` on top), once its first sync is done; `close` ends all three.
  */
 export const serveStore = async (data: GenerateOptions, storeId: string, secret: string, env: Record<string, string> = {}) => {
   const sim = await startStoreSimulator({ data })
