@@ -39,8 +39,9 @@ describe("shopsync serve survives poison deliveries", () => {
     const simple = sim.state.products.filter((p) => p.type === "simple").map((p) => p.id)
     expect(simple.length).toBeGreaterThanOrEqual(4)
     const [a, b, c, d] = simple as [number, number, number, number]
-    // Later than anything the store holds, so the warehouse takes them as newer.
-    const later = (doc: Record<string, unknown>, day: number) => ({ ...doc, date_modified_gmt: `2030-01-0${day}T00:00:00` })
+    // Later than anything the store holds, so the warehouse takes them as newer, and not in the future (which would
+    // have the store's own copy read instead).
+    const later = (doc: Record<string, unknown>, step: number) => ({ ...doc, date_modified_gmt: new Date(Date.now() - 3_600_000 + step * 1000).toISOString().slice(0, 19) })
 
     const nul = JSON.stringify(later({ ...await product(a), name: "Poison\u0000Lamp" }, 1))
     expect(nul).toContain("\\u0000")
