@@ -6,6 +6,7 @@ import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { Data, Effect, Layer, Option, Ref, Schedule } from "effect"
+import { loadRunnerPsk, requireSecretUnlessLoopback } from "../cluster/cluster-secret.js"
 import { clusterTimings } from "../cluster/runner.js"
 import { heldShards, SHARDS } from "../cluster/shards.js"
 import { workerLayer, workerPools } from "../cluster/worker.js"
@@ -91,6 +92,8 @@ const worker = Effect.gen(function*() {
   if (Option.isNone(url)) return yield* new WorkerNeedsSharedDatabase()
   const { concurrency, host, port } = yield* runnerSettingsConfig
   const http = yield* httpListenConfig
+  // Checked again where the runner listens; here so that a missing secret stops the worker before any migration.
+  yield* Effect.flatMap(loadRunnerPsk, (psk) => requireSecretUnlessLoopback(psk, host, port, "listen"))
   // Every store's secrets are opened with it: without it (or unreadable), stop now rather than fail every sync.
   yield* loadMasterKey("shopsync worker")
   const runner = `${host}:${port}`
@@ -114,7 +117,9 @@ export const workerCommand = Command.make("worker", {}, () => worker).pipe(Comma
     "that store's registered webhook secret; any worker takes any store's delivery, so put a load balancer in front of them " +
     "all), GET /healthz (200 when the warehouse answers and this runner is in the cluster), GET /metrics (Prometheus, the " +
     "stores this worker holds), GET / (every store) and GET /stores/<store_id> (one store's page). Needs DATABASE_URL (the " +
-    "PostgreSQL all workers share) and SHOPSYNC_MASTER_KEY or SHOPSYNC_MASTER_KEY_FILE. Start as many as needed, on one " +
+    "PostgreSQL all workers share) and SHOPSYNC_MASTER_KEY or SHOPSYNC_MASTER_KEY_FILE. The runners' socket is TLS keyed by " +
+    "SHOPSYNC_CLUSTER_SECRET or SHOPSYNC_CLUSTER_SECRET_FILE (at least 32 characters, the same for every worker and every " +
+    "`stores sync`/`stores backfill`; only a worker whose SHOPSYNC_RUNNER_HOST is loopback may run without, unauthenticated). Start as many as needed, on one " +
     "machine (each with its own SHOPSYNC_RUNNER_PORT and SHOPSYNC_HTTP_PORT) or many; one that dies has its stores taken " +
     "over by the others within 20 s. SIGTERM: new deliveries get 503, it finishes its running syncs, hands its shards " +
     "over, exits 143."
