@@ -170,19 +170,16 @@ export const RunnerClientProtocolLive = Layer.effect(
   Runners.RpcClientProtocol,
   Effect.gen(function*() {
     const psk = yield* RunnerPsk
+    if (Option.isNone(psk)) {
+      const plain = yield* Effect.provide(Runners.RpcClientProtocol, NodeClusterSocket.layerClientProtocol)
+      return (address) => Effect.zipRight(Effect.orDie(requireSecretUnlessLoopback(psk, address.host, address.port, "connect")), plain(address))
+    }
     const serialization = yield* RpcSerialization.RpcSerialization
-    const plain = yield* Runners.RpcClientProtocol.pipe(Effect.provide(NodeClusterSocket.layerClientProtocol))
     return (address) =>
-      Effect.gen(function*() {
-        if (Option.isNone(psk)) {
-          yield* Effect.orDie(requireSecretUnlessLoopback(psk, address.host, address.port, "connect"))
-          return yield* plain(address)
-        }
-        const socket = yield* makeTlsSocket({ host: address.host, port: address.port, psk: psk.value })
-        return yield* RpcClient.makeProtocolSocket().pipe(
+      Effect.flatMap(makeTlsSocket({ host: address.host, port: address.port, psk: psk.value }), (socket) =>
+        RpcClient.makeProtocolSocket().pipe(
           Effect.provideService(Socket.Socket, socket),
           Effect.provideService(RpcSerialization.RpcSerialization, serialization)
-        )
-      })
+        ))
   })
 )
