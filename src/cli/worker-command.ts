@@ -6,6 +6,7 @@ import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { Data, Effect, Layer, Option, type Redacted, Ref, Schedule } from "effect"
+import { loadRunnerPsk, requireSecretUnlessLoopback } from "../cluster/cluster-secret.js"
 import { clusterTimings } from "../cluster/runner.js"
 import { heldShards, SHARDS } from "../cluster/shards.js"
 import { workerLayer, workerPools } from "../cluster/worker.js"
@@ -105,6 +106,8 @@ const worker = Effect.gen(function*() {
   if (Option.isNone(url)) return yield* new WorkerNeedsSharedDatabase()
   const { concurrency, host, port } = yield* runnerSettingsConfig
   const http = yield* httpListenConfig
+  // Checked again where the runner listens; here so that a missing secret stops the worker before any migration.
+  yield* Effect.flatMap(loadRunnerPsk, (psk) => requireSecretUnlessLoopback(psk, host, port, "listen"))
   const admin = yield* adminSettingsConfig
   const token = yield* loadAdminToken(admin)
   // Every store's secrets are opened with it: without it (or unreadable), stop now rather than fail every sync.
@@ -132,7 +135,9 @@ export const workerCommand = Command.make("worker", {}, () => worker).pipe(Comma
     "admin listener, SHOPSYNC_ADMIN_HOST:SHOPSYNC_ADMIN_PORT (default 127.0.0.1:8788), serves GET /metrics (Prometheus, the " +
     "stores this worker holds), GET / (every store), GET /stores/<store_id> (one store's page) and GET /healthz with its " +
     "reason; off loopback it needs SHOPSYNC_ADMIN_TOKEN (or _FILE) as Authorization: Bearer. Needs DATABASE_URL (the " +
-    "PostgreSQL all workers share) and SHOPSYNC_MASTER_KEY or SHOPSYNC_MASTER_KEY_FILE. Start as many as needed, on one " +
+    "PostgreSQL all workers share) and SHOPSYNC_MASTER_KEY or SHOPSYNC_MASTER_KEY_FILE. The runners' socket is TLS keyed by " +
+    "SHOPSYNC_CLUSTER_SECRET or SHOPSYNC_CLUSTER_SECRET_FILE (at least 32 characters, the same for every worker and every " +
+    "`stores sync`/`stores backfill`; only a worker whose SHOPSYNC_RUNNER_HOST is loopback may run without, unauthenticated). Start as many as needed, on one " +
     "machine (each with its own SHOPSYNC_RUNNER_PORT, SHOPSYNC_HTTP_PORT and SHOPSYNC_ADMIN_PORT) or many; one that dies has its stores taken " +
     "over by the others within 20 s. SIGTERM: new deliveries get 503, it finishes its running syncs, hands its shards " +
     "over, exits 143."

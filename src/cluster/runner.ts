@@ -5,12 +5,13 @@ import * as ShardingConfig from "@effect/cluster/ShardingConfig"
 import * as SocketRunner from "@effect/cluster/SocketRunner"
 import * as SqlMessageStorage from "@effect/cluster/SqlMessageStorage"
 import * as SqlRunnerStorage from "@effect/cluster/SqlRunnerStorage"
-import * as NodeClusterSocket from "@effect/platform-node/NodeClusterSocket"
 import * as RpcSerialization from "@effect/rpc/RpcSerialization"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { Duration, Effect, Layer, Option, Schedule } from "effect"
 import { runnerSettingsConfig } from "../config/settings.js"
 import { tryAdvisoryLock } from "../warehouse/advisory-lock.js"
+import { RunnerPskLive } from "./cluster-secret.js"
+import { RunnerClientProtocolLive, RunnerSocketServerLive } from "./runner-socket.js"
 
 /**
  * The cluster's timings. There is no shard manager in @effect/cluster 0.60: every runner reads the live runners from
@@ -69,28 +70,29 @@ const storage = Layer.scopedContext(Effect.gen(function*() {
 })).pipe(Layer.orDie)
 
 /**
- * A runner: listens on SHOPSYNC_RUNNER_HOST:SHOPSYNC_RUNNER_PORT (msgpack over TCP), takes its share of the shards and
- * runs the entities registered on top of it. `clusterSql` is a pool of its own (see `workerPools`).
+ * A runner: listens on SHOPSYNC_RUNNER_HOST:SHOPSYNC_RUNNER_PORT (msgpack over TLS keyed by SHOPSYNC_CLUSTER_SECRET,
+ * see runner-socket.ts), takes its share of the shards and runs the entities registered on top of it. `clusterSql` is
+ * a pool of its own (see `workerPools`).
  */
 export const runnerLayer = <E>(clusterSql: Layer.Layer<SqlClient.SqlClient, E>) => SocketRunner.layer.pipe(
-  Layer.provide([NodeClusterSocket.layerSocketServer, NodeClusterSocket.layerClientProtocol]),
+  Layer.provide([RunnerSocketServerLive, RunnerClientProtocolLive]),
   Layer.provide(RunnerHealth.layerPing.pipe(
     Layer.provide(Runners.layerRpc),
-    Layer.provide(NodeClusterSocket.layerClientProtocol)
+    Layer.provide(RunnerClientProtocolLive)
   )),
   Layer.provideMerge(storage),
   Layer.provide(Layer.unwrapEffect(Effect.map(runnerAddressConfig, shardingConfig))),
-  Layer.provide(RpcSerialization.layerMsgPack),
+  Layer.provide([RpcSerialization.layerMsgPack, RunnerPskLive]),
   Layer.provide(clusterSql)
 )
 
 /**
  * A client of the cluster that runs no entities (the CLI's `stores sync`): it writes persisted messages to storage and
- * tells the owning runner; it needs no address of its own.
+ * tells the owning runner (so it needs the cluster secret too); it needs no address of its own.
  */
 export const ClusterClientLive = SocketRunner.layerClientOnly.pipe(
-  Layer.provide(NodeClusterSocket.layerClientProtocol),
+  Layer.provide(RunnerClientProtocolLive),
   Layer.provideMerge(storage),
   Layer.provide(shardingConfig(Option.none())),
-  Layer.provide(RpcSerialization.layerMsgPack)
+  Layer.provide([RpcSerialization.layerMsgPack, RunnerPskLive])
 )

@@ -148,3 +148,17 @@ export const runnerSettingsConfig: Config.Config<RunnerSettings> = Config.all({
   port: wholeNumber("SHOPSYNC_RUNNER_PORT", 34431, { min: 1, max: 65535 }),
   concurrency: wholeNumber("SHOPSYNC_RUNNER_CONCURRENCY", 4, { min: 1, max: 64 })
 })
+
+/** The shortest cluster secret accepted: it keys the runners' TLS, and a short one could be guessed from a captured handshake. */
+export const CLUSTER_SECRET_MIN_LENGTH = 32
+export const CLUSTER_SECRET_FORMAT = `at least ${CLUSTER_SECRET_MIN_LENGTH} characters (generate one with \`openssl rand -base64 32\`)`
+
+/** SHOPSYNC_CLUSTER_SECRET: the secret every runner and cluster client shares; their sockets' TLS key is derived from it. */
+export const clusterSecretConfig = Config.option(named("SHOPSYNC_CLUSTER_SECRET", Config.redacted().pipe(
+  Config.validate({
+    message: `SHOPSYNC_CLUSTER_SECRET must be ${CLUSTER_SECRET_FORMAT}`,
+    validation: (s) => Redacted.value(s).trim().length >= CLUSTER_SECRET_MIN_LENGTH
+  })
+), () => true))
+/** SHOPSYNC_CLUSTER_SECRET_FILE: a file holding the cluster secret instead (read when SHOPSYNC_CLUSTER_SECRET is unset). */
+export const clusterSecretFileConfig = keyFileVariable("SHOPSYNC_CLUSTER_SECRET_FILE")

@@ -1,11 +1,13 @@
 // The cluster foundation with real processes: three runners (test/support/cluster-spike-runner.ts: the real worker
 // layer with a fake directory of 10 stores whose sync records itself in spike_runs) on one PostgreSQL database.
 // Each store syncs once per its interval on exactly one runner at a time; a SIGKILLed runner's stores continue on the
-// others within 30 s; a runner that joins takes shards.
+// others within 30 s; a runner that joins takes shards. The runners and the test's client share a cluster secret, so
+// their sockets (messages, health-check pings) are TLS-PSK as on machines apart.
 import { type ChildProcess, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { Effect, Layer, Redacted } from "effect"
+import { ConfigProvider, Effect, Layer, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ClusterClientLive } from "../../src/cluster/runner.js"
 import { Store } from "../../src/cluster/store-entity.js"
@@ -18,6 +20,7 @@ const root = path.resolve(fileURLToPath(new URL("../..", import.meta.url)))
 const STORES = 10
 const EVERY_MS = 4000
 const WORK_MS = 1500
+const SECRET = randomBytes(32).toString("base64")
 
 interface Run {
   readonly store_id: string
@@ -59,7 +62,7 @@ describe("cluster runners on one PostgreSQL", () => {
       db.url, String(STORES), String(EVERY_MS), String(WORK_MS)
     ], {
       cwd: root,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, SHOPSYNC_RUNNER_HOST: "127.0.0.1", SHOPSYNC_RUNNER_PORT: port },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, SHOPSYNC_RUNNER_HOST: "127.0.0.1", SHOPSYNC_RUNNER_PORT: port, SHOPSYNC_CLUSTER_SECRET: SECRET },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let log = ""
@@ -141,7 +144,12 @@ describe("cluster runners on one PostgreSQL", () => {
       Effect.gen(function*() {
         const client = yield* Store.client
         yield* client("s03").Backfill({ key, since: "2026-01-01", until: "2026-01-31" })
-      }).pipe(Effect.provide(ClusterClientLive.pipe(Layer.provide(pgLayer(Redacted.make(db.url))))), Effect.scoped, Effect.runPromise)
+      }).pipe(
+        Effect.provide(ClusterClientLive.pipe(Layer.provide(pgLayer(Redacted.make(db.url))))),
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["SHOPSYNC_CLUSTER_SECRET", SECRET]]))),
+        Effect.scoped,
+        Effect.runPromise
+      )
     await backfill("backfill-1")
     await backfill("backfill-1")
     expect((await runs()).filter((r) => r.store_id === "s03" && r.kind === "backfill").map((r) => r.outcome)).toEqual(["done"])
@@ -197,6 +205,9 @@ describe("cluster runners on one PostgreSQL", () => {
       return [...twice, ...burst]
     })
     expect(early).toEqual([])
+    // Every connection between the runners, and the test's client's, authenticated with the shared secret.
+    expect([...runners.values()].filter((r) => r.log().includes("refused a connection")).map((r) => r.log())).toEqual([])
+    expect([...runners.values()].every((r) => r.log().includes("TLS 1.3 keyed by SHOPSYNC_CLUSTER_SECRET"))).toBe(true)
     passed = true
   }, 240_000)
 })
