@@ -4,7 +4,7 @@ import { logOutcome } from "../sync/outcome.js"
 import { type Check, marketingChecks, storeChecksConfigured, warehouseChecks } from "./checks.js"
 import { forStore } from "./errors.js"
 
-/** Exit codes of `check` (README "Exit codes"): which part failed; 6 when more than one did. */
+/** Exit codes of `check` (docs/operating.md, "Exit codes"): which part failed; 6 when more than one did. */
 export const CHECK_EXIT = { store: 3, warehouse: 4, marketing: 5, several: 6 } as const
 
 /** Some checks failed: the command exits with `exitCode` (see CHECK_EXIT). */

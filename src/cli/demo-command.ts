@@ -129,7 +129,7 @@ export const demoCommand = Command.make("demo", { orders, seed }, (o) =>
     }
     process.stdout.write(
       `\nthe demo's rows are under store id "${STORE_ID}": \`STORE_ID=${STORE_ID} shopsync status\` shows them; ` +
-        "`shopsync warehouse start` keeps the warehouse up for psql or a BI tool (see the README's \"Connecting to the warehouse\")\n"
+        "`shopsync warehouse start` keeps the warehouse up for psql or a BI tool (see docs/analytics.md, \"Connecting to the warehouse\")\n"
     )
   }).pipe(Effect.scoped, Effect.provide(OutboxLive.pipe(Layer.provideMerge(DatabaseLive))))).pipe(
     Command.withDescription(

@@ -11,7 +11,7 @@ const WAREHOUSE_TIMEOUT = Duration.seconds(2)
 /**
  * How long the oldest pending delivery may wait before the inbox counts as stuck. A delivery is applied within a
  * second or two, one that errs is tried 5 times about a second apart, and a burst of 1,000 drains in about 20 s
- * (README): 10 minutes is far past any healthy wait, yet says so before the three-interval sync check would (15
+ * (docs/operating.md): 10 minutes is far past any healthy wait, yet says so before the three-interval sync check would (15
  * minutes at the default 5m), and well before the store disables a subscription whose deliveries keep failing.
  */
 const INBOX_MAX_WAIT = Duration.minutes(10)

@@ -22,7 +22,7 @@ export type StreamName = (typeof STREAMS)[number]
 export interface StreamDefinition {
   /** The warehouse table whose live rows `status` counts for it. */
   readonly table: string
-  /** How it reads the store, as `status`, `--help` and the README say it. */
+  /** How it reads the store, as `status`, `--help` and docs/internals.md say it. */
   readonly strategy: string
   /** Part of the sales pipeline: what the daily views are made of, and what a backfill re-reads by default. */
   readonly sales: boolean

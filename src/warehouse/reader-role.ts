@@ -13,7 +13,7 @@ export const READER = "shopsync_reader"
  */
 export const READER_SCHEMAS = ["analytics", "store"]
 
-/** What a superuser runs where shopsync's user may not create roles (also in the README). */
+/** What a superuser runs where shopsync's user may not create roles (also in docs/analytics.md). */
 export const READER_SQL = `CREATE ROLE ${READER} NOLOGIN;`
 
 const Access = Schema.Struct({ exists: Schema.Boolean, mayCreate: Schema.Boolean, missingGrants: Schema.Boolean })

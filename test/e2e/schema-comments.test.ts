@@ -1,6 +1,6 @@
 // The warehouse explains itself to whoever reads it in psql or a BI tool: every table, view, column and function
 // of the schemas consumers and operators read has a comment (a new column without one fails here), and the
-// README's table of what consumers query says what those comments say.
+// docs/analytics.md's table of what consumers query says what those comments say.
 import { Effect, Redacted } from "effect"
 import * as fs from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -33,11 +33,11 @@ interface Documented {
 }
 
 /**
- * The README's section "What consumers query": each "`analytics.<view>`: <comment>" line and the table under it,
+ * docs/analytics.md's section "What consumers query": each "`analytics.<view>`: <comment>" line and the table under it,
  * one `| \`column\` | comment |` row per column.
  */
 const readmeViews = (): Documented[] => {
-  const text = fs.readFileSync("README.md", "utf8")
+  const text = fs.readFileSync("docs/analytics.md", "utf8")
   const start = text.indexOf("## What consumers query\n")
   const section = text.slice(start, text.indexOf("\n## ", start + 1))
   const views: Documented[] = []
@@ -83,7 +83,7 @@ describe("a schema that explains itself", () => {
     }
   })
 
-  it("the README's table of what consumers query is the warehouse's comments, every column of each view it shows", async () => {
+  it("docs/analytics.md's table of what consumers query is the warehouse's comments, every column of each view it shows", async () => {
     const documented = readmeViews()
     expect(documented.map((d) => d.view)).toEqual(["analytics.daily_net_sales", "analytics.stores"])
     for (const d of documented) expect(d).toEqual(await warehouseView(db.url, d.view))

@@ -2,9 +2,9 @@ import * as fs from "node:fs"
 import { describe, expect, it } from "vitest"
 import { CATALOGUE, SALES_STREAMS, STREAMS } from "../../src/sync/catalogue.js"
 
-/** The README's stream tables: `| name | …` rows, with the table in the second column for the other resources. */
+/** docs/internals.md's stream tables: `| name | …` rows, with the table in the second column for the other resources. */
 const readmeRows = () =>
-  fs.readFileSync("README.md", "utf8").split("\n")
+  fs.readFileSync("docs/internals.md", "utf8").split("\n")
     .map((line) => /^\| ([a-z_]+) \| (.*)$/.exec(line))
     .flatMap((m) => (m ? [{ name: m[1]!, rest: m[2]! }] : []))
 
@@ -16,7 +16,7 @@ describe("the stream catalogue", () => {
     }
   })
 
-  it("is what the README documents: every stream has its row, the other resources with their table", () => {
+  it("is what docs/internals.md documents: every stream has its row, the other resources with their table", () => {
     const rows = readmeRows()
     for (const name of STREAMS) {
       const row = rows.find((r) => r.name === name)
