@@ -1,8 +1,13 @@
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-base"
 import { Effect, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
 import { runSync } from "../../src/sync/engine.js"
 import { tracerLayer } from "../../src/telemetry/tracing.js"
+import { runCli } from "../support/cli.js"
+import { freshDatabase } from "../support/database.js"
 import { type Harness, makeHarness, syncRequest } from "../support/harness.js"
 
 const KEY = "ck_trace_key_7f3a"
@@ -84,5 +89,51 @@ describe("traces of a sync", () => {
     expect(text).not.toMatch(/oauth_signature|authorization/i)
     // The platform's own http.client spans (url.full as sent) are off for the store.
     expect(spans.some((s) => s.name.startsWith("http.client"))).toBe(false)
+  })
+})
+
+describe("traces of a CLI sync, over OTLP", () => {
+  let sim: StoreSimulator
+  let db: Awaited<ReturnType<typeof freshDatabase>>
+  let receiver: http.Server
+  const posts: Array<{ url: string; type: string; body: Buffer }> = []
+
+  beforeAll(async () => {
+    sim = await startStoreSimulator({ data: { seed: 3, orders: 100 } })
+    db = await freshDatabase()
+    // A collector's OTLP/HTTP endpoint: records what it is sent, answers 200 with an empty response.
+    receiver = http.createServer((req, res) => {
+      const chunks: Array<Buffer> = []
+      req.on("data", (c: Buffer) => chunks.push(c))
+      req.on("end", () => {
+        posts.push({ url: req.url ?? "", type: String(req.headers["content-type"]), body: Buffer.concat(chunks) })
+        res.writeHead(200, { "content-type": "application/x-protobuf" }).end()
+      })
+    })
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve))
+  })
+  afterAll(async () => {
+    await new Promise((resolve) => receiver?.close(resolve))
+    await sim?.close()
+    await db?.drop()
+  })
+
+  it("posts the run's spans to OTEL_EXPORTER_OTLP_ENDPOINT/v1/traces before it exits", async () => {
+    const port = (receiver.address() as AddressInfo).port
+    const run = await runCli(["sync", "--no-push", "--streams", "orders"], {
+      DATABASE_URL: db.url, STORE_API_URL: sim.url, STORE_CONSUMER_KEY: "ck_demo", STORE_CONSUMER_SECRET: "cs_demo", STORE_ID: "otlp",
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`
+    })
+    expect(run.code, run.stderr).toBe(0)
+    const traces = posts.filter((p) => p.url === "/v1/traces")
+    expect(traces.length).toBeGreaterThan(0)
+    expect(traces[0]!.type).toBe("application/x-protobuf")
+    // Protobuf keeps strings as they are: names, the service and attributes can be looked for in the bytes.
+    const bytes = Buffer.concat(traces.map((p) => p.body)).toString("latin1")
+    for (const name of ["sync.run", "sync.stream", "sync.slice", "sync.page", "store.request", "sql.execute", "shopsync", "otlp"]) {
+      expect(bytes).toContain(name)
+    }
+    expect(bytes).not.toContain("cs_demo")
+    expect(bytes).not.toContain("ck_demo")
   })
 })
