@@ -22,7 +22,8 @@ const statusOf = (e: unknown): number | undefined => {
  * the attempt number, the answer's status; never headers or bodies.
  */
 export const requestSpans = (service: string, method: string, shown: string) => {
-  const path = new URL(shown).pathname
+  // A malformed base URL fails in the request, as it did before spans: not here.
+  const path = URL.canParse(shown) ? new URL(shown).pathname : shown
   return <A, E, R, E2, R2>(attempt: Effect.Effect<A, E, R>, retried: (tried: Effect.Effect<A, E, R>) => Effect.Effect<A, E2, R2>) =>
     Effect.suspend(() => {
       let n = 0
