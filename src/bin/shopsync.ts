@@ -12,6 +12,7 @@ import { helpStyle } from "../cli/help-text.js"
 import { signalName, stopWhenOrphanedUnderNpm } from "../cli/signals.js"
 import { configProvider } from "../config/config-file.js"
 import { preflight } from "../config/preflight.js"
+import { TracingLive } from "../telemetry/tracing.js"
 import { leaveSignalsToRuntime } from "../warehouse/embedded-postgres.js"
 
 // A sync allocates a page's worth of short-lived strings and objects per request while it keeps ~50 MB
@@ -71,7 +72,8 @@ reportFailure(
     yield* cli(process.argv).pipe(Effect.withConfigProvider(provider))
   })
 ).pipe(
-  Effect.provide(Layer.mergeAll(NodeContext.layer, logger)),
+  // Traces leave the process only when OTEL_EXPORTER_OTLP_ENDPOINT asks (telemetry/tracing.ts); flushed at exit.
+  Effect.provide(Layer.mergeAll(NodeContext.layer, logger, TracingLive)),
   Logger.withMinimumLogLevel(process.env.SHOPSYNC_DEBUG === "1" ? LogLevel.Debug : LogLevel.Info),
   NodeRuntime.runMain({
     disableErrorReporting: true,

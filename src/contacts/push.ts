@@ -192,4 +192,4 @@ export const pushContacts = (options: { readonly storeId: string; readonly retry
     const tally: Tally = { created: 0, updated: 0, failed: 0, batches: 0, gaveUp: undefined }
     yield* sendPending(storeId, tally)
     return yield* pushResult(storeId, enqueued, tally, before)
-  }).pipe(Effect.scoped)
+  }).pipe(Effect.scoped, Effect.withSpan("marketing.push", { attributes: { "shopsync.store": options.storeId } }))

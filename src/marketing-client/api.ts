@@ -3,6 +3,7 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Clock, Context, Data, Effect, Layer, Redacted, Ref } from "effect"
 import type { MarketingSettings } from "../config/settings.js"
 import { type Answer, send, type TransportFailed, UnusableAnswer } from "../http-client/send.js"
+import { requestSpans, untraced } from "../http-client/spans.js"
 import { isTransientStatus } from "../http-client/retry-after.js"
 import { USER_AGENT } from "../http-client/user-agent.js"
 import { type MarketingError, MarketingAuthFailed, MarketingRequestFailed, MarketingUnreachable } from "./errors.js"
@@ -82,7 +83,7 @@ export const makeMarketingApi = (settings: MarketingSettings, policy: RetryPolic
     const tokens = yield* TokenService
     const requests = yield* Ref.make(0)
     // The token is attached per attempt, so a retry after a rejected token carries the new one.
-    const http = (yield* HttpClient.HttpClient).pipe(
+    const http = untraced(yield* HttpClient.HttpClient).pipe(
       HttpClient.mapRequestEffect((request) => Effect.map(tokens.get, (token) => HttpClientRequest.bearerToken(request, token)))
     )
 
@@ -104,8 +105,8 @@ export const makeMarketingApi = (settings: MarketingSettings, policy: RetryPolic
       const url = `${settings.baseUrl}/api${path}`
       const label = `${method} ${url}`
       const schedule = marketingSchedule(policy, label, transientFor(options.idempotent ?? true))
-      const withRetries = Effect.retryOrElse(attempt(toRequest(method, url, options)), schedule, (e, attempts) =>
-        Effect.fail(giveUp(e, attempts, method, url)))
+      const withRetries = requestSpans("marketing", method, url)(attempt(toRequest(method, url, options)), (tried) =>
+        Effect.retryOrElse(tried, schedule, (e, attempts) => Effect.fail(giveUp(e, attempts, method, url))))
       return withRetries.pipe(
         Effect.catchTag("TokenRejected", (first) => Effect.zipRight(renewToken(first, label), withRetries)),
         Effect.catchTag("TokenRejected", (second) =>

@@ -4,6 +4,7 @@ import { Clock, Context, Effect, Either, Layer, Option, Redacted, Ref, Synchroni
 import type { MarketingSettings } from "../config/settings.js"
 import { isTransientStatus } from "../http-client/retry-after.js"
 import { type Answer, send, type TransportFailed, UnusableAnswer } from "../http-client/send.js"
+import { requestSpans, untraced } from "../http-client/spans.js"
 import { USER_AGENT } from "../http-client/user-agent.js"
 import { type MarketingError, MarketingAuthFailed, MarketingRequestFailed, MarketingResponseInvalid, MarketingUnreachable } from "./errors.js"
 import { marketingRetryPolicy, marketingSchedule, type RetryPolicy, serverWaitMs, serviceMessage } from "./http.js"
@@ -74,7 +75,7 @@ const giveUp = (e: AttemptFailure, attempts: number, url: string): MarketingErro
 
 export const makeTokenService = (settings: MarketingSettings, policy: RetryPolicy) =>
   Effect.gen(function*() {
-    const http = yield* HttpClient.HttpClient
+    const http = untraced(yield* HttpClient.HttpClient)
     const cache = yield* SynchronizedRef.make(Option.none<Cached>())
     const requests = yield* Ref.make(0)
     const url = `${settings.baseUrl}/oauth/v2/token`
@@ -96,8 +97,8 @@ export const makeTokenService = (settings: MarketingSettings, policy: RetryPolic
       Effect.flatMap((answer) => judge(answer, url, policy))
     )
 
-    const fetchToken = Effect.retryOrElse(attempt, marketingSchedule(policy, label, isRetried), (e, attempts) =>
-      Effect.fail(giveUp(e, attempts, url)))
+    const fetchToken = requestSpans("marketing", "POST", url)(attempt, (tried) =>
+      Effect.retryOrElse(tried, marketingSchedule(policy, label, isRetried), (e, attempts) => Effect.fail(giveUp(e, attempts, url))))
 
     const get = SynchronizedRef.modifyEffect(cache, (current) =>
       Effect.gen(function*() {

@@ -5,6 +5,7 @@ import type { StoreSettings } from "../config/settings.js"
 import { makeAdaptiveLimit } from "../http-client/adaptive-limit.js"
 import { type RetryPolicy, retrySchedule } from "../http-client/retry.js"
 import { type Answer, send } from "../http-client/send.js"
+import { requestSpans, untraced } from "../http-client/spans.js"
 import { USER_AGENT } from "../http-client/user-agent.js"
 import { type AttemptFailure, giveUp, isTransient, judge } from "./answers.js"
 import { makeStoreAuth } from "./auth.js"
@@ -34,7 +35,7 @@ const START_CONCURRENCY = 2
 export const makeGetJson = (settings: StoreSettings, policy: RetryPolicy) =>
   Effect.gen(function*() {
     const auth = yield* makeStoreAuth(settings)
-    const http = (yield* HttpClient.HttpClient).pipe(
+    const http = untraced(yield* HttpClient.HttpClient).pipe(
       HttpClient.mapRequest((request) => request.pipe(HttpClientRequest.acceptJson, HttpClientRequest.setHeader("user-agent", USER_AGENT)))
     )
     const requests = yield* Ref.make(0)
@@ -68,7 +69,8 @@ export const makeGetJson = (settings: StoreSettings, policy: RetryPolicy) =>
       const shown = safeUrl(url)
       const method = write?.method ?? "GET"
       const schedule = retrySchedule<AttemptFailure>(policy, { service: "store", label: `${method} ${shown}`, transient: isTransient })
-      return Effect.retryOrElse(attempt(write, url, shown), schedule, (e, attempts) => Effect.fail(giveUp(e, attempts, shown, method)))
+      return requestSpans("store", method, shown)(attempt(write, url, shown), (tried) =>
+        Effect.retryOrElse(tried, schedule, (e, attempts) => Effect.fail(giveUp(e, attempts, shown, method))))
     }
 
     const getJson = (path: string, params: QueryParams = {}) => requestJson(undefined, path, params)

@@ -19,6 +19,7 @@ import { SyncStateLive } from "./state.js"
 import { driftOf } from "./reconcile/drift.js"
 import { ReconciliationsLive } from "./reconcile/record.js"
 import { reconcileIfDue } from "./reconcile/schedule.js"
+import { runSpan } from "./spans.js"
 
 export type { RunSummary, StreamResult } from "./errors.js"
 export { Progress, type SyncRequest } from "./context.js"
@@ -53,7 +54,7 @@ export const storeDailyTotals = Effect.flatMap(Loader, (loader) => loader.storeD
  */
 export const runSync = (request: SyncRequest) =>
   underRunLock({ command: request.mode.kind, streams: request.streams, wait: request.waitForLock, waitSeconds: request.waitSeconds }, (locks) =>
-    runLocked(request, locks))
+    runLocked(request, locks)).pipe(runSpan(request))
 
 /**
  * `body` as a run of `command` recorded in sync.runs, under the store's run lock (waiting for it when asked), with

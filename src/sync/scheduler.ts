@@ -5,6 +5,7 @@ import { CATALOGUE, STREAMS, type StreamName } from "./catalogue.js"
 import { type Counts, type Outputs, Progress, type RunContext, type StreamError, type StreamIO, type SyncRequest } from "./context.js"
 import { errorText, NOT_DUE, type StreamResult, unavailableReason } from "./errors.js"
 import { retryInRun } from "../warehouse/lease.js"
+import { streamSpan } from "./spans.js"
 import { SyncState } from "./state.js"
 
 type Ended = Readonly<Record<StreamName, Deferred.Deferred<void>>>
@@ -64,7 +65,7 @@ export const makeScheduler = (ctx: RunContext, request: SyncRequest, addRows: (n
         const result: StreamResult = { stream: name, ...counts, seconds: (Date.now() - t0) / 1000, ...(error ? { error } : {}), ...(unavailable ? { unavailable } : {}) }
         yield* progress.streamDone(result)
         return result
-      })
+      }).pipe(streamSpan(name))
     // A stream starts once those it runs after have ended; the other resources then wait for a slot too.
     const schedule = (name: StreamName) =>
       Effect.forEach(CATALOGUE[name].after, (before) => Deferred.await(ended[before]), { discard: true }).pipe(

@@ -6,6 +6,7 @@ import type { StoreError } from "../store-client/errors.js"
 import { fenced } from "../warehouse/lease.js"
 import { Loader } from "../warehouse/loader.js"
 import { compareCursors, type Cursor, through, wholeSecond } from "./cursor.js"
+import { pageSpan, sliceSpan, walkSpan } from "./spans.js"
 import { SyncState } from "./state.js"
 import { type Doc, type Listing, positionOf, type Range, rangeParams, walkPages, type WalkPage, type WalkSpec } from "./walk.js"
 
@@ -155,9 +156,13 @@ const plan = <A extends Doc>(store: Store, spec: WalkSpec<A>, slice: Slice, from
 const walkToEnd = <A extends Doc>(spec: WalkSpec<A>, ledger: Ledger, slice: Slice, range: Range, onPage: StreamWalk<A>["onPage"]) =>
   walkPages(spec, range).pipe(
     Stream.buffer({ capacity: 1 }),
-    Stream.runFoldEffect(0, (rows, page) => ledger.commit(slice, page).pipe(Effect.zipRight(onPage(page)), Effect.as(rows + page.docs.length))),
+    Stream.runFoldEffect(0, (rows, page) => Effect.as(commitPage(ledger, slice, page, onPage), rows + page.docs.length)),
     Effect.tap(() => ledger.finish(slice))
   )
+
+/** A page and its checkpoint stored, then shown. */
+const commitPage = <A extends Doc>(ledger: Ledger, slice: Slice, page: WalkPage<A>, onPage: StreamWalk<A>["onPage"]) =>
+  ledger.commit(slice, page).pipe(Effect.zipRight(onPage(page)), pageSpan(page.docs.length, page.rejected.length))
 
 const walkSlice = <A extends Doc>(
   store: Store,
@@ -177,7 +182,7 @@ const walkSlice = <A extends Doc>(
       return 0
     }
     const page = first.value
-    yield* ledger.commit(slice, page).pipe(Effect.zipRight(run.onPage(page)))
+    yield* commitPage(ledger, slice, page, run.onPage)
     if (page.last) {
       yield* ledger.finish(slice)
       return page.docs.length
@@ -187,11 +192,11 @@ const walkSlice = <A extends Doc>(
     const rest = { lower: page.cursor, seen: page.seen }
     if (pieces.length < 2) return page.docs.length + (yield* walkToEnd(spec, ledger, slice, { ...rest, upper }, run.onPage))
     yield* ledger.split(slice, pieces)
-    const counts = yield* Effect.forEach(pieces, (piece, i) => walkToEnd(spec, ledger, piece, i === 0 ? { ...rest, upper: piece.upper ?? upper } : { lower: piece.lower, upper: piece.upper ?? upper }, run.onPage), {
+    const counts = yield* Effect.forEach(pieces, (piece, i) => sliceSpan(piece)(walkToEnd(spec, ledger, piece, i === 0 ? { ...rest, upper: piece.upper ?? upper } : { lower: piece.lower, upper: piece.upper ?? upper }, run.onPage)), {
       concurrency: "unbounded"
     })
     return counts.reduce((n, c) => n + c, page.docs.length)
-  })
+  }).pipe(sliceSpan(slice))
 
 /**
  * Loads every row of `spec` the stream has not loaded yet (or, without a stream, the rows after
@@ -205,4 +210,4 @@ export const walkStream = <A extends Doc>(spec: WalkSpec<A>, run: StreamWalk<A>)
     const pending = yield* ledger.pending
     const counts = yield* Effect.forEach(pending, (slice) => walkSlice(store, spec, ledger, slice, run), { concurrency: "unbounded" })
     return counts.reduce((n, c) => n + c, 0)
-  })
+  }).pipe(walkSpan(spec.path, spec.kind, run.stream))

@@ -104,7 +104,7 @@ export const makeLoader = (storeId: string) =>
         yield* prepareStage(page.replace === true)
         yield* json === undefined ? stage(JSON.stringify(docs), undefined) : stage(json, places)
         yield* sql.unsafe(sqlFile(`load/${page.kind}`), page.kind === "customers" ? [JSON.stringify(page.hashes ?? {})] : [])
-      }))
+      })).pipe(Effect.withSpan("warehouse.merge", { attributes: { "shopsync.kind": page.kind, "shopsync.docs": docs.length } }))
 
     /** Merges `docs`; when PostgreSQL refuses them, each half on its own (a savepoint each), down to the documents refused. */
     const isolate = (page: StagedPage, docs: ReadonlyArray<unknown>, json?: string, places?: ReadonlyArray<number>): Effect.Effect<Array<Rejected>, SqlError> =>
@@ -142,7 +142,7 @@ export const makeLoader = (storeId: string) =>
         yield* quarantine.hold(page.kind, rejected)
         yield* quarantine.noteCleaned(page.kind, page.cleaned ?? [])
         return rejected.map((r) => r.id)
-      }))
+      })).pipe(Effect.withSpan("warehouse.load", { attributes: { "shopsync.kind": page.kind, "shopsync.docs": page.docs.length } }))
 
     const customerHashes = (ids: ReadonlyArray<number>) =>
       sql`SELECT id, doc_hash FROM store.customers WHERE store_id = ${storeId} AND id = ANY(${ids}::bigint[]) AND deleted_at IS NULL`.pipe(

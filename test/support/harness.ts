@@ -8,7 +8,7 @@ import { StoreClient, StoreClientLive } from "../../src/store-client/client.js"
 import { SALES_STREAMS, type StreamName } from "../../src/sync/catalogue.js"
 import type { RunMode } from "../../src/sync/context.js"
 import { type StreamStatus, SyncState, SyncStateLive } from "../../src/sync/state.js"
-import { Progress, runSync } from "../../src/sync/engine.js"
+import { Progress, runSync, type SyncRequest } from "../../src/sync/engine.js"
 import { pgLayer } from "../../src/warehouse/database.js"
 import { freshDatabase, sqlRows } from "./database.js"
 
@@ -59,8 +59,10 @@ interface SyncOptions {
 }
 
 type Runtime = ManagedRuntime.ManagedRuntime<StoreClient | Progress | import("@effect/sql").SqlClient.SqlClient, unknown>
-const runPromiseSync = (runtime: Runtime, options: SyncOptions) =>
-  runtime.runPromise(runSync({
+const runPromiseSync = (runtime: Runtime, options: SyncOptions) => runtime.runPromise(runSync(syncRequest(options)))
+
+/** The request `h.sync(options)` runs, for a test that runs it its own way (under a tracer, say). */
+export const syncRequest = (options: SyncOptions = {}): SyncRequest => ({
     streams: options.streams ?? SALES_STREAMS,
     mode: options.mode ?? { kind: "sync" },
     waitForLock: options.wait ?? false,
@@ -71,7 +73,7 @@ const runPromiseSync = (runtime: Runtime, options: SyncOptions) =>
     customersFullScanHours: options.customersFullScanHours ?? 0,
     childrenFullPassHours: options.childrenFullPassHours ?? 24,
     ...(options.verifyHours === undefined ? {} : { verifyHours: options.verifyHours })
-  }))
+})
 
 /** A simulator over real HTTP, a fresh database on the embedded server, and the real sync engine between them. */
 export const makeHarness = async (

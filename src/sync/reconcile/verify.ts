@@ -28,7 +28,9 @@ export interface VerifyReport extends PassReport {
  * SHOPSYNC_VERIFY_HOURS later.
  */
 export const runVerify = (request: VerifyRequest) =>
-  underRunLock({ command: "verify", streams: request.resources, wait: request.waitForLock }, (locks) => verifyLocked(request, locks))
+  underRunLock({ command: "verify", streams: request.resources, wait: request.waitForLock }, (locks) => verifyLocked(request, locks)).pipe(
+    Effect.withSpan("sync.verify", { attributes: { "shopsync.resources": request.resources.join(",") } })
+  )
 
 const verifyLocked = (request: VerifyRequest, locks: RunLocks) =>
   Effect.gen(function*() {
