@@ -42,11 +42,11 @@ describe("the models' declared tests", () => {
   })
 
   it("fails, naming the test and the rows, when a mart is broken (a day counted twice)", async () => {
-    const broken = sqlFile("models/analytics.daily_net_sales").replace(
+    const broken = sqlFile("models/marts/analytics.daily_net_sales").replace(
       "FROM analytics.daily_totals_current;",
       "FROM analytics.daily_totals_current UNION ALL (SELECT store_id, day, currency, orders_count, gross_sales, refunds, gross_sales - refunds FROM analytics.daily_totals_current LIMIT 1);"
     )
-    expect(broken).not.toBe(sqlFile("models/analytics.daily_net_sales"))
+    expect(broken).not.toBe(sqlFile("models/marts/analytics.daily_net_sales"))
     await h.rows(broken)
     try {
       const failures = await h.run(runModelTests())
@@ -56,7 +56,7 @@ describe("the models' declared tests", () => {
       ])
       expect(describeFailure(failures[0]!)).toMatch(/: 1 row\n {2}\{"day": "\d{4}-\d\d-\d\d", "copies": 2, "currency": "[A-Z]{3}", "store_id": "test"\}/)
     } finally {
-      await h.rows(sqlFile("models/analytics.daily_net_sales"))
+      await h.rows(sqlFile("models/marts/analytics.daily_net_sales"))
     }
     expect(await h.run(runModelTests())).toEqual([])
   })
