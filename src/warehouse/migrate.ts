@@ -2,6 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import { Effect, Schema } from "effect"
 import { createHash } from "node:crypto"
+import { catalogueComments } from "./catalogue.js"
 import { grantReader } from "./reader-role.js"
 import { sqlFile, sqlFolder, sqlText } from "./sql-files.js"
 
@@ -81,10 +82,13 @@ export const migrateTo = (level?: string) => Effect.gen(function*() {
       yield* sql`INSERT INTO public.shopsync_migrations (version) VALUES (${m.name})`
     }
     const list = models()
-    const digest = modelsDigest(list)
+    // The catalogue's comments follow the models (re-creating a view can drop them) and count in their digest.
+    const comments = catalogueComments()
+    const digest = modelsDigest([...list, { layer: "", name: "catalogue", text: comments }])
     const modelsRefreshed = complete && (pending.length > 0 || seen.models !== digest)
     if (modelsRefreshed) {
       for (const m of list) yield* sql.unsafe(m.text)
+      yield* sql.unsafe(comments)
       yield* sql`INSERT INTO public.shopsync_models (digest) VALUES (${digest})
         ON CONFLICT (one) DO UPDATE SET digest = EXCLUDED.digest, created_at = now()`
     }
