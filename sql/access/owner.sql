@@ -2,7 +2,8 @@
 -- superuser at each start of the embedded warehouse; it does nothing once they are owned. Warehouses created before
 -- the owner role existed have them owned by the bootstrap superuser, whose objects REASSIGN OWNED refuses to move
 -- ("required by the database system"): so one ALTER per object. A table takes its indexes, its row type and the
--- sequences its columns own along; array types follow their element type. The session's search_path is pg_catalog
+-- sequences its columns own along; array types follow their element type; a composite type (CREATE TYPE … AS)
+-- is a relation of kind 'c', altered as a type. The session's search_path is pg_catalog
 -- (the owner controls `public` and the database's settings): every function and catalogue here is named by schema.
 DO $$
 DECLARE
@@ -15,10 +16,10 @@ BEGIN
     EXECUTE pg_catalog.format('ALTER SCHEMA %I OWNER TO %s', r.nspname, owner_role);
   END LOOP;
   FOR r IN SELECT c.oid::pg_catalog.regclass AS name, c.relkind FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-           WHERE c.relowner <> owner_role AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+           WHERE c.relowner <> owner_role AND c.relkind IN ('r', 'p', 'v', 'm', 'f', 'c')
              AND (n.nspname = ANY (our_schemas) OR (n.nspname = 'public' AND c.relname IN ('shopsync_migrations', 'shopsync_models'))) LOOP
     EXECUTE pg_catalog.format('ALTER %s %s OWNER TO %s',
-      CASE r.relkind WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW' WHEN 'f' THEN 'FOREIGN TABLE' ELSE 'TABLE' END,
+      CASE r.relkind WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW' WHEN 'f' THEN 'FOREIGN TABLE' WHEN 'c' THEN 'TYPE' ELSE 'TABLE' END,
       r.name, owner_role);
   END LOOP;
   FOR r IN SELECT c.oid::pg_catalog.regclass AS name FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace

@@ -2,23 +2,34 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlSchema from "@effect/sql/SqlSchema"
 import { Effect, Schema } from "effect"
 import { createHash } from "node:crypto"
+import { catalogueComments } from "./catalogue.js"
 import { grantReader } from "./reader-role.js"
 import { sqlFile, sqlFolder, sqlText } from "./sql-files.js"
 
-/** A model of `sql/models/`: a view or function named `<schema>.<object>`, created with CREATE OR REPLACE. */
+/**
+ * A model of `sql/models/<layer>/`: a view or function named `<schema>.<object>`, created with CREATE OR REPLACE.
+ * The layer (intermediate, marts, sync) is its folder.
+ */
 export interface Model {
+  readonly layer: string
   readonly name: string
   readonly text: string
 }
 
-/** The models in the order `sql/models/manifest.txt` lists them (blank lines and `#` comments aside). */
+/** The models in the order `sql/models/manifest.txt` lists them as `<layer>/<name>` (blank lines and `#` comments aside). */
 export const models = (): ReadonlyArray<Model> =>
   sqlText("models/manifest.txt").split("\n")
     .map((line) => line.trim())
     .filter((line) => line !== "" && !line.startsWith("#"))
-    .map((name) => ({ name, text: sqlFile(`models/${name}`) }))
+    .map((line) => {
+      const slash = line.lastIndexOf("/")
+      return { layer: line.slice(0, Math.max(slash, 0)), name: line.slice(slash + 1), text: sqlFile(`models/${line}`) }
+    })
 
-/** Changes with any model's name, place or text: what `public.shopsync_models` records as created. */
+/**
+ * Changes with any model's name, place in the list or text: what `public.shopsync_models` records as created. Not
+ * with its layer: moving a file between folders re-creates nothing.
+ */
 export const modelsDigest = (list: ReadonlyArray<Model>): string => {
   const hash = createHash("sha256")
   for (const m of list) hash.update(`${m.name}\0${m.text}\0`)
@@ -71,10 +82,13 @@ export const migrateTo = (level?: string) => Effect.gen(function*() {
       yield* sql`INSERT INTO public.shopsync_migrations (version) VALUES (${m.name})`
     }
     const list = models()
-    const digest = modelsDigest(list)
+    // The catalogue's comments follow the models (re-creating a view can drop them) and count in their digest.
+    const comments = catalogueComments()
+    const digest = modelsDigest([...list, { layer: "", name: "catalogue", text: comments }])
     const modelsRefreshed = complete && (pending.length > 0 || seen.models !== digest)
     if (modelsRefreshed) {
       for (const m of list) yield* sql.unsafe(m.text)
+      yield* sql.unsafe(comments)
       yield* sql`INSERT INTO public.shopsync_models (digest) VALUES (${digest})
         ON CONFLICT (one) DO UPDATE SET digest = EXCLUDED.digest, created_at = now()`
     }

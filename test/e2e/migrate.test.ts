@@ -96,13 +96,24 @@ describe("migrate", () => {
 
   it("lists every model in the manifest once, each file creating the one object it is named after", () => {
     const listed = models()
-    expect(listed.map((m) => m.name).sort()).toEqual(sqlFolder("models").map((m) => m.name))
+    expect(listed.map((m) => `${m.layer}/${m.name}`).sort()).toEqual(
+      ["intermediate", "marts", "sync"].flatMap((layer) => sqlFolder(`models/${layer}`).map((m) => `${layer}/${m.name}`)).sort())
+    expect(sqlFolder("models")).toEqual([])
     expect(new Set(listed.map((m) => m.name)).size).toBe(listed.length)
     for (const m of listed) {
       expect(m.text, m.name).toMatch(/^-- /)
       expect(m.text.match(/^CREATE .*$/gm), m.name).toEqual([expect.stringMatching(
         new RegExp(`^CREATE OR REPLACE (VIEW|FUNCTION) ${m.name.replace(".", "\\.")}\\b`)
       )])
+    }
+  })
+
+  it("layers the models: intermediate ones read no mart, so a mart can change without its inputs moving", () => {
+    const listed = models()
+    const marts = listed.filter((m) => m.layer === "marts").map((m) => m.name)
+    expect(marts).toEqual(expect.arrayContaining(["analytics.daily_net_sales", "analytics.daily_sales"]))
+    for (const m of listed.filter((m) => m.layer === "intermediate")) {
+      expect(marts.filter((mart) => m.text.includes(mart)), m.name).toEqual([])
     }
   })
 

@@ -48,7 +48,7 @@ export interface ShopOrder {
 
 export const snapshotShop = (store: RealStore) => store.php<ShopOrder[]>(source("snapshot.php"))
 
-/** The model's rule (sql/models/analytics.counted_orders.sql): these statuses count, trash and the rest do not. */
+/** The model's rule (sql/models/intermediate/analytics.counted_orders.sql): these statuses count, trash and the rest do not. */
 const COUNTED = new Set(["processing", "completed", "on-hold", "refunded"])
 
 /** "12.34" → 1234; the shop's money strings have two decimals (the store's price decimals). */
