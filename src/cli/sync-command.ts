@@ -1,7 +1,7 @@
 import { Command, Options } from "@effect/cli"
 import { Effect, Layer, Option } from "effect"
 import { storeSettingsConfig } from "../config/settings.js"
-import { marketingSettingsOption } from "../marketing-client/config.js"
+import { marketingSettingsOption } from "../config/marketing.js"
 import { StoreJobs } from "../jobs/store-jobs.js"
 import { RunDatabaseLive } from "../warehouse/database.js"
 import { CATALOGUE, STREAMS } from "../sync/catalogue.js"
