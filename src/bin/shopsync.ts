@@ -4,14 +4,15 @@ import { Command } from "@effect/cli"
 import { shopsync } from "../cli/commands.js"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Cause, Effect, Exit, Layer, Logger, LogLevel, Option } from "effect"
-import { planCommandLine } from "../cli/command-line.js"
+import { Cause, Effect, Exit, Layer, Logger, LogLevel, Option, Predicate } from "effect"
+import { planCommandLine, UsageError } from "../cli/command-line.js"
 import { reportFailure } from "../cli/errors.js"
 import { helpText } from "../cli/help.js"
 import { helpStyle } from "../cli/help-text.js"
 import { signalName, stopWhenOrphanedUnderNpm } from "../cli/signals.js"
 import { configProvider } from "../config/config-file.js"
-import { preflight } from "../config/preflight.js"
+import { preflight } from "../cli/preflight.js"
+import { RunLockHeld, SyncFailed } from "../sync/errors.js"
 import { TracingLive } from "../telemetry/tracing.js"
 import { leaveSignalsToRuntime } from "../warehouse/embedded-postgres.js"
 
@@ -39,10 +40,11 @@ const logger = Logger.replace(
 const exitCode = (exit: Exit.Exit<unknown, unknown>): number => {
   if (Exit.isSuccess(exit)) return 0
   if (Cause.isInterruptedOnly(exit.cause)) return 128 + signalNumber
-  const failure = Cause.failureOption(exit.cause)
-  const { _tag: tag, exitCode: own } = Option.isSome(failure) ? (failure.value as { _tag?: string; exitCode?: unknown }) : {}
-  if (typeof own === "number") return own
-  return tag === "SyncFailed" ? 2 : tag === "RunLockHeld" ? 75 : tag === "UsageError" || tag === "ValidationError" ? 64 : 1
+  const failure = Option.getOrUndefined(Cause.failureOption(exit.cause))
+  if (Predicate.hasProperty(failure, "exitCode") && typeof failure.exitCode === "number") return failure.exitCode
+  if (failure instanceof SyncFailed) return 2
+  if (failure instanceof RunLockHeld) return 75
+  return failure instanceof UsageError ? 64 : 1
 }
 
 // A reader that stops early (`status | head -1`) closes the pipe: what is left to print goes nowhere, and the

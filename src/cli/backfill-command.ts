@@ -1,26 +1,19 @@
 import { Command, HelpDoc, Options, ValidationError } from "@effect/cli"
-import { Effect, Option } from "effect"
-import { fullPassConfig, storeSettingsConfig } from "../config/settings.js"
+import { Effect, Layer, Option } from "effect"
+import { storeSettingsConfig } from "../config/settings.js"
+import { StoreJobs } from "../jobs/store-jobs.js"
 import { SALES_STREAMS } from "../sync/catalogue.js"
-import { runSync } from "../sync/engine.js"
+import { latestDay } from "../sync/time.js"
 import { RunDatabaseLive } from "../warehouse/database.js"
 import { forStore } from "./errors.js"
-import { syncLayer } from "./layers.js"
 import { parseStreams, streamsOption } from "./streams-option.js"
-import { printSummary } from "./summary.js"
+import { printSyncReport } from "./summary.js"
 
 /** Date.parse rolls a day past the month's end over (2025-02-30 is March 2), so the day must survive a round trip. */
 const isCalendarDay = (value: string): boolean => {
   const parsed = Date.parse(`${value}T00:00:00Z`)
   return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(parsed) && new Date(parsed).toISOString().slice(0, 10) === value
 }
-
-/**
- * The latest calendar day anywhere (UTC+14): a store-local day after it has not begun for any store. Days up to it are
- * accepted; the run itself stops at the store's clock.
- */
-/** The latest day any store can be on (UTC+14): a backfill up to "today" everywhere. */
-export const latestDay = () => new Date(Date.now() + 14 * 3600_000).toISOString().slice(0, 10)
 
 const invalid = (text: string) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(text)))
 
@@ -55,23 +48,14 @@ export const backfillCommand = Command.make(
   "backfill",
   { period, streams: streamsOption(SALES_STREAMS.join(",")) },
   ({ period: { since, until }, streams }) =>
-    forStore("backfill", () => Effect.gen(function*() {
+    forStore("backfill", (storeId) => Effect.gen(function*() {
       const selected = yield* parseStreams(streams, SALES_STREAMS)
       // Settings first: a wrong one stops the command before it starts the warehouse.
-      const settings = yield* storeSettingsConfig
-      const fullPass = yield* fullPassConfig
-      const summary = yield* runSync({
-        streams: selected,
-        mode: { kind: "backfill", since, until },
-        waitForLock: true,
-        named: Option.isSome(streams),
-        ...fullPass
-      }).pipe(
-        Effect.provide(syncLayer(settings)),
-        Effect.catchTag("SyncFailed", (failed) => Effect.zipRight(printSummary(failed.summary), Effect.fail(failed))),
-        Effect.provide(RunDatabaseLive)
-      )
-      if (summary !== undefined) yield* printSummary(summary)
+      const target = { storeId, settings: yield* storeSettingsConfig, marketing: Option.none() }
+      const report = yield* Effect.flatMap(StoreJobs, (jobs) =>
+        jobs.backfill(target, { streams: selected, mode: { kind: "backfill", since, until }, waitForLock: true, named: Option.isSome(streams) })
+      ).pipe(Effect.provide(StoreJobs.Default.pipe(Layer.provideMerge(RunDatabaseLive))))
+      yield* printSyncReport(report)
     }))
 ).pipe(
   Command.withDescription(

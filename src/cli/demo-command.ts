@@ -4,16 +4,18 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { ConfigProvider, Data, Effect, Layer, Redacted, Schema } from "effect"
 import { marketingSettingsConfig } from "../config/settings.js"
 import { Outbox, OutboxLive } from "../contacts/outbox.js"
+import { pushContacts } from "../contacts/push.js"
 import { StoreClientLive } from "../store-client/client.js"
 import { runSync } from "../sync/engine.js"
 import { STREAMS } from "../sync/catalogue.js"
 import { SyncState, SyncStateLive } from "../sync/state.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { Loader, LoaderLive } from "../warehouse/loader.js"
-import { ProgressLive } from "./progress.js"
-import { reportPush, runPush } from "./push-command.js"
-import { printSummary } from "./summary.js"
-import { formatTable } from "./table.js"
+import { ProgressLive } from "../jobs/progress.js"
+import { marketingLayer } from "../jobs/layers.js"
+import { pushed as pushReport } from "../jobs/report.js"
+import { printSummary, reportPush } from "./summary.js"
+import { formatTable } from "../jobs/table.js"
 
 const STORE_ID = "demo"
 const orders = Options.integer("orders").pipe(Options.withPseudoName("COUNT"), Options.withDescription("orders in the generated demo store (default: 2000)"), Options.withDefault(2000))
@@ -115,9 +117,9 @@ export const demoCommand = Command.make("demo", { orders, seed }, (o) =>
     )
     yield* Effect.logInfo(`demo: marketing simulator at ${marketing.baseUrl}`)
     yield* (yield* Outbox).reset(STORE_ID).pipe(Effect.catchAll(() => Effect.void))
-    const pushed = yield* runPush(yield* demoMarketingSettings(marketing.baseUrl), STORE_ID)
+    const pushed = yield* pushContacts({ storeId: STORE_ID }).pipe(Effect.provide(marketingLayer(yield* demoMarketingSettings(marketing.baseUrl))))
     process.stdout.write("\n")
-    yield* reportPush(pushed)
+    yield* reportPush(pushReport(pushed))
     const contacts = marketing.state.listContacts().length
     const expectedContacts = pushed.derived - pushed.outbox.quarantined
     process.stdout.write(

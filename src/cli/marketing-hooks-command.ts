@@ -3,8 +3,8 @@ import { Effect, Option } from "effect"
 import { marketingSettingsConfig } from "../config/settings.js"
 import { MarketingClient } from "../marketing-client/client.js"
 import { ensureHook, removeHooks } from "../marketing-client/hooks.js"
-import { marketingLayer } from "./push-command.js"
-import { formatTable } from "./table.js"
+import { marketingLayer } from "../jobs/layers.js"
+import { formatTable } from "../jobs/table.js"
 
 const url = Options.text("url").pipe(Options.withPseudoName("URL"), Options.withDescription("the URL the service delivers the webhook to"))
 const triggers = Options.text("triggers").pipe(

@@ -1,10 +1,9 @@
 import { Command } from "@effect/cli"
 import * as HttpServer from "@effect/platform/HttpServer"
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Duration, Effect, Layer, Option, type Redacted, Ref } from "effect"
-import { adminSettingsConfig, type AdminSettings, fullPassConfig, inboxMaxBytesConfig, serveSettingsConfig, storeSettingsConfig } from "../config/settings.js"
-import { OutboxLive } from "../contacts/outbox.js"
-import { marketingSettingsOption } from "../marketing-client/config.js"
+import { adminSettingsConfig, type AdminSettings, inboxMaxBytesConfig, serveSettingsConfig, storeSettingsConfig } from "../config/settings.js"
+import { StoreJobs } from "../jobs/store-jobs.js"
+import { marketingSettingsOption } from "../config/marketing.js"
 import { loadAdminToken, serveAdmin } from "../server/admin-listener.js"
 import { backgroundSync } from "../server/background-sync.js"
 import { makeContactsPusher } from "../server/contacts-push.js"
@@ -12,7 +11,7 @@ import { listenerLayer } from "../server/listener.js"
 import { PrometheusMetricsLive } from "../server/metrics.js"
 import { serveAdminRouter, serveWebhookRouter } from "../server/router.js"
 import { ServeState, ServeStateLive } from "../server/serve-state.js"
-import { StoreClientLive } from "../store-client/client.js"
+import { storeClientLayer } from "../jobs/layers.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { migrate } from "../warehouse/migrate.js"
 import { Inbox, InboxLive } from "../webhooks/inbox.js"
@@ -26,7 +25,6 @@ import { InboxSignalLive, supervisedWorker } from "../webhooks/worker.js"
 const serve = (admin: AdminSettings, token: Option.Option<Redacted.Redacted<string>>) => Effect.gen(function*() {
   const settings = yield* storeSettingsConfig
   const { webhookSecret, syncEveryMs, host, port } = yield* serveSettingsConfig
-  const fullPass = yield* fullPassConfig
   yield* migrate
   if (Option.isNone(webhookSecret)) yield* Effect.logWarning("serve: STORE_WEBHOOK_SECRET is not set: every webhook delivery will be refused (401); only the background sync keeps the warehouse current")
   const pusher = yield* makeContactsPusher(yield* marketingSettingsOption, settings.storeId)
@@ -38,7 +36,7 @@ const serve = (admin: AdminSettings, token: Option.Option<Redacted.Redacted<stri
   yield* serveAdmin(admin, token, serveAdminRouter(yield* Inbox), "status page GET /, metrics GET /metrics, health with reasons GET /healthz")
   const state = yield* ServeState
   yield* Effect.forkScoped(supervisedWorker(settings.storeId, pusher, state.inboxWorkerUp))
-  yield* Effect.forkScoped(backgroundSync(settings, fullPass, pusher))
+  yield* Effect.forkScoped(backgroundSync({ storeId: settings.storeId, settings, marketing: Option.none() }, pusher))
   yield* Effect.addFinalizer(() =>
     Effect.zipRight(Ref.set(state.accepting, false), Effect.logInfo("serve: stopping: new deliveries are refused (503); finishing the delivery being applied")))
   return yield* Effect.never
@@ -50,11 +48,11 @@ const serveLayer = Effect.gen(function*() {
   const { host, port, syncEveryMs } = yield* serveSettingsConfig
   return Layer.mergeAll(
     listenerLayer({ host, port }),
-    StoreClientLive(settings).pipe(Layer.provide(NodeHttpClient.layerUndici)),
+    storeClientLayer(settings),
     ServeStateLive(settings.storeId, syncEveryMs),
     InboxSignalLive,
     PrometheusMetricsLive,
-    Layer.mergeAll(InboxLive, OutboxLive).pipe(Layer.provideMerge(DatabaseLive))
+    Layer.mergeAll(InboxLive, StoreJobs.Default).pipe(Layer.provideMerge(DatabaseLive))
   )
 })
 

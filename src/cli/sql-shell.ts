@@ -1,6 +1,6 @@
 import * as readline from "node:readline"
 import pg from "pg"
-import { formatTable } from "./table.js"
+import { formatTable } from "../jobs/table.js"
 
 /** Every value as the server writes it (a date stays a date, numeric keeps its digits). */
 const asText = { getTypeParser: () => (value: string) => value } as unknown as typeof pg.types

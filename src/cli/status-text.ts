@@ -3,7 +3,7 @@ import type { LastReconciliation } from "../sync/reconcile/record.js"
 import type { KnownStore, RecentRun } from "../sync/runs.js"
 import type { StreamStatus } from "../sync/state.js"
 import type { HeldRow } from "../warehouse/quarantine.js"
-import { formatTable } from "./table.js"
+import { formatTable } from "../jobs/table.js"
 
 /** What `status` knows of one store, as the text and the JSON show it. */
 export interface StatusFacts {

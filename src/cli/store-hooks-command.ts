@@ -4,7 +4,7 @@ import { Config, Effect, Layer } from "effect"
 import { storeSettingsConfig } from "../config/settings.js"
 import { StoreClient, StoreClientLive } from "../store-client/client.js"
 import { ensureWebhooks, listWebhooks, removeWebhooks, SUBSCRIBED_TOPICS } from "../store-client/webhooks.js"
-import { formatTable } from "./table.js"
+import { formatTable } from "../jobs/table.js"
 
 const url = Options.text("url").pipe(
   Options.withDescription("the URL the store delivers to: where `shopsync serve` is reachable from the store, ending in /webhooks/store")

@@ -1,20 +1,18 @@
 import { Command, Options } from "@effect/cli"
 import { Effect, Option } from "effect"
 import { STREAMS, SALES_STREAMS } from "../sync/catalogue.js"
-import { RunLockHeld, SyncFailed } from "../sync/errors.js"
-import { Runs, RunsLive } from "../sync/runs.js"
 import { loadKeyRing } from "../stores/master-key.js"
 import { type StoreListing, StoreRegistry } from "../stores/registry.js"
-import { runRegisteredStore, type StoreJob } from "../stores/run.js"
+import { runRegistered } from "../jobs/registered.js"
+import { type StoreJob, StoreJobs } from "../jobs/store-jobs.js"
 import { migrate } from "../warehouse/migrate.js"
 import { period } from "./backfill-command.js"
 import { forStoreId } from "./errors.js"
-import { reportPush } from "./push-command.js"
 import { runningWorkers, runThroughCluster } from "./stores-cluster.js"
 import { addCommand, everyOption, formatEvery, registryLayer, storeIdArg } from "./stores-add.js"
 import { parseStreams, streamsOption } from "./streams-option.js"
-import { printSummary } from "./summary.js"
-import { formatTable } from "./table.js"
+import { printRegisteredReport } from "./summary.js"
+import { formatTable } from "../jobs/table.js"
 
 const out = (text: string) => Effect.sync(() => process.stdout.write(`${text}\n`))
 
@@ -122,19 +120,9 @@ const wait = Options.boolean("wait").pipe(
   Options.withDescription("if another run holds this store's lock, wait for it instead of exiting")
 )
 
-/** Runs a job of a registered store here and prints what `shopsync sync`/`backfill` print (the summary, the push). */
-const runHere = (command: string, storeId: string, job: StoreJob, push: boolean) =>
-  Effect.gen(function*() {
-    const summary = yield* runRegisteredStore(storeId, job, { runner: Option.none(), ...(push ? { onPush: reportPush } : {}) }).pipe(
-      Effect.tapError((failed) => failed instanceof SyncFailed ? printSummary(failed.summary) : Effect.void)
-    )
-    if (summary === undefined) {
-      const held = new RunLockHeld({ storeId })
-      yield* Effect.flatMap(Runs, (runs) => runs.skipped(command, job.streams, held)).pipe(Effect.provide(RunsLive(storeId)))
-      return yield* held
-    }
-    yield* printSummary(summary)
-  })
+/** Runs a job of a registered store here and prints what `shopsync sync`/`backfill` print (the push, the summary). */
+const runHere = (storeId: string, job: StoreJob, push: boolean) =>
+  Effect.flatMap(runRegistered(storeId, job, push ? "push" : "none", Option.none()), printRegisteredReport).pipe(Effect.provide(StoreJobs.Default))
 
 const here = Options.boolean("here").pipe(
   Options.withDescription("run it in this process even when workers are running (they skip the store while it runs)")
@@ -149,7 +137,7 @@ const dispatch = (command: "sync" | "backfill", storeId: string, forceHere: bool
     const workers = forceHere ? 0 : yield* runningWorkers
     if (workers === 0) {
       yield* Effect.logInfo(`stores ${command}: running here (${forceHere ? "--here" : "no worker is running"})`)
-      return yield* runHere(command, storeId, job, push)
+      return yield* runHere(storeId, job, push)
     }
     yield* Effect.logInfo(`stores ${command}: through the cluster (${workers} worker${workers === 1 ? "" : "s"} running)`)
     yield* runThroughCluster(storeId, job.mode)

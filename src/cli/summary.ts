@@ -1,55 +1,54 @@
-import { Effect, LogLevel } from "effect"
+import { Effect, Option } from "effect"
+import { type ContactsReport, type SyncReport, verdict } from "../jobs/store-jobs.js"
+import { enqueuedText, logPushOutcome, type Pushed, pushText, summaryText } from "../jobs/report.js"
 import type { RunSummary } from "../sync/engine.js"
-import { type StreamResult, streamOutcome } from "../sync/errors.js"
-import { formatTable } from "./table.js"
 
-const NOTES = { done: "", failed: "failed", unavailable: "unavailable on this store", "not due": "not due", skipped: "left to another run" } as const
+const out = (text: string) => Effect.sync(() => process.stdout.write(text))
 
 /** The run's result as a table on stdout (its log line is written where the run is recorded: sync/runs.ts). */
-export const printSummary = (summary: RunSummary) => Effect.sync(() => process.stdout.write(summaryText(summary)))
+export const printSummary = (summary: RunSummary) => out(summaryText(summary))
 
-/** The run's table and its figures' line, as printSummary prints them (a worker sends it to the sender of a sync). */
-export const summaryText = (summary: RunSummary): string => {
-  const rows = summary.streams.map((s) => ({
-    stream: s.stream,
-    rows: s.rows,
-    deleted: s.deleted,
-    seconds: s.seconds.toFixed(1),
-    note: NOTES[streamOutcome(s)]
-  }))
-  const notes = rows.some((r) => r.note !== "")
-  const total = summary.streams.reduce((n, s) => n + s.rows, 0)
-  return `${formatTable(rows, ["stream", "rows", "deleted", "seconds", ...(notes ? ["note"] : [])])}\n` +
-    `run ${summary.runId}: ${total} rows, ${summary.requests} requests in ${summary.seconds.toFixed(1)} s\n`
+/** A push's figures on stdout, then its outcome line; a push that gave up fails afterwards. */
+export const reportPush = (p: Pushed) =>
+  out(pushText(p.result)).pipe(Effect.zipRight(logPushOutcome(p)), Effect.zipRight(p.gaveUp === undefined ? Effect.void : Effect.fail(p.gaveUp)))
+
+/** What followed `shopsync sync`'s run: without the marketing variables the push is skipped, said once. */
+const printContacts = <E>(contacts: ContactsReport<E>, noPush: boolean) => {
+  switch (contacts._tag) {
+    case "NotConfigured":
+      return noPush ? Effect.void : Effect.logInfo("marketing push skipped: MARKETING_BASE_URL, MARKETING_CLIENT_ID and MARKETING_CLIENT_SECRET are not set")
+    case "Enqueued":
+      return out(enqueuedText(contacts.queued))
+    case "Pushed":
+      return Effect.zipRight(out(pushText(contacts.pushed.result)), logPushOutcome(contacts.pushed))
+    default:
+      return Effect.void
+  }
 }
 
-const fmt = (n: number) => Math.round(n).toLocaleString("en-US")
+/** Fails with the report's failure (the exit code follows from its type), once the report is printed. */
+const failWithVerdict = <E>(report: SyncReport<E>) => Option.match(verdict(report), { onNone: () => Effect.void, onSome: Effect.fail })
 
 /**
- * A stream's outcome as one log line (`stream`, `outcome`: done, failed, unavailable, not due, skipped, figures,
- * `error` or `reason`): error when it failed, warning when found unavailable, info otherwise. On a terminal a
- * stream the run did not read is only a debug line, as before.
+ * `shopsync sync`/`backfill`: the run's table, then what became of the contacts; then the report's failure (a stream
+ * that failed stopped neither the others nor the push: exit 2 afterwards).
  */
-export const logStreamOutcome = (result: StreamResult, interactive: boolean) => {
-  const outcome = streamOutcome(result)
-  const reason = result.unavailable ?? result.skipped
-  const fields = {
-    stream: result.stream,
-    outcome,
-    rows: result.rows,
-    deleted: result.deleted,
-    seconds: result.seconds,
-    ...(result.error ? { error: result.error } : reason ? { reason } : {})
-  }
-  const quiet = interactive ? LogLevel.Debug : LogLevel.Info
-  const [level, line] = outcome === "unavailable" && result.skipped === undefined
-    ? [LogLevel.Warning, `${result.stream}: unavailable on this store, skipped: ${result.unavailable}; tried again after ` +
-      "SHOPSYNC_UNAVAILABLE_RECHECK_HOURS, or at once when named with --streams"]
-    : outcome === "unavailable"
-    ? [quiet, `${result.stream}: unavailable on this store (${result.unavailable}), not read; ${result.skipped}`]
-    : outcome === "not due" || outcome === "skipped"
-    ? [quiet, `${result.stream}: ${outcome === "skipped" ? "skipped, " : ""}${result.skipped}`]
-    : [outcome === "failed" ? LogLevel.Error : LogLevel.Info, `${result.stream}: ${outcome}, ${fmt(result.rows)} rows` +
-      `${result.deleted ? `, ${result.deleted} deleted` : ""} in ${result.seconds.toFixed(1)} s${result.error ? ` — ${result.error}` : ""}`]
-  return Effect.logWithLevel(level, line).pipe(Effect.annotateLogs(fields))
-}
+export const printSyncReport = <E>(report: SyncReport<E>, noPush = false) =>
+  Effect.zipRight(
+    report._tag === "Locked" ? Effect.void : Effect.zipRight(printSummary(report.summary), printContacts(report.contacts, noPush)),
+    failWithVerdict(report)
+  )
+
+/**
+ * `stores sync`/`backfill` run here: the push's figures (its outcome line is logged where the registry records the
+ * job), then the run's table, which a push that failed has always left out.
+ */
+export const printRegisteredReport = <E>(report: SyncReport<E>) =>
+  Effect.gen(function*() {
+    if (report._tag === "Ran") {
+      const c = report.contacts
+      if (c._tag === "Pushed") yield* out(pushText(c.pushed.result))
+      if (c._tag !== "PushFailed" && !(c._tag === "Pushed" && c.pushed.gaveUp !== undefined)) yield* printSummary(report.summary)
+    }
+    return yield* failWithVerdict(report)
+  })

@@ -1,19 +1,13 @@
 import { Command, Options } from "@effect/cli"
 import { Effect, Layer, Option } from "effect"
-import { fullPassConfig, storeIdConfig, storeSettingsConfig } from "../config/settings.js"
-import { marketingSettingsOption } from "../marketing-client/config.js"
-import { OutboxLive } from "../contacts/outbox.js"
-import { enqueueContacts } from "../contacts/push.js"
+import { storeSettingsConfig } from "../config/settings.js"
+import { marketingSettingsOption } from "../config/marketing.js"
+import { StoreJobs } from "../jobs/store-jobs.js"
 import { RunDatabaseLive } from "../warehouse/database.js"
 import { CATALOGUE, STREAMS } from "../sync/catalogue.js"
-import { runSync } from "../sync/engine.js"
-import { RunLockHeld } from "../sync/errors.js"
-import { Runs, RunsLive } from "../sync/runs.js"
 import { forStore } from "./errors.js"
-import { syncLayer } from "./layers.js"
-import { reportPush, runPush } from "./push-command.js"
 import { parseStreams, streamsOption } from "./streams-option.js"
-import { printSummary } from "./summary.js"
+import { printSyncReport } from "./summary.js"
 
 const waitOption = Options.boolean("wait").pipe(
   Options.withDescription("if another run holds this store's lock, wait for it instead of exiting")
@@ -27,26 +21,6 @@ const noPushOption = Options.boolean("no-push").pipe(
   Options.withDescription("do not push contacts to the marketing service after the sync")
 )
 
-/**
- * After a sync: enqueue the contacts whose state changed and (unless --no-push) send them. Without the
- * three marketing variables this is skipped, said once.
- */
-const marketingPush = (noPush: boolean) =>
-  Effect.gen(function*() {
-    const settings = yield* marketingSettingsOption
-    if (Option.isNone(settings)) {
-      if (!noPush) yield* Effect.logInfo("marketing push skipped: MARKETING_BASE_URL, MARKETING_CLIENT_ID and MARKETING_CLIENT_SECRET are not set")
-      return
-    }
-    const storeId = yield* storeIdConfig
-    if (noPush) {
-      const queued = yield* enqueueContacts(storeId)
-      process.stdout.write(`marketing: ${queued.enqueued} contact(s) enqueued, ${queued.quarantined} quarantined; \`shopsync push\` sends them\n`)
-      return
-    }
-    yield* reportPush(yield* runPush(settings.value, storeId))
-  })
-
 export const syncCommand = Command.make(
   "sync",
   { streams: streamsOption("all"), wait: waitOption, waitTimeout: waitTimeoutOption, noPush: noPushOption },
@@ -54,29 +28,16 @@ export const syncCommand = Command.make(
     forStore("sync", (storeId) =>
       Effect.gen(function*() {
         const selected = yield* parseStreams(streams, STREAMS)
-        const settings = yield* storeSettingsConfig
-        // A stream that failed stops neither the others nor the push, which works on what the warehouse holds;
-        // the command still fails afterwards (exit code 2), naming the streams.
-        const summary = yield* runSync({
+        const target = { storeId, settings: yield* storeSettingsConfig, marketing: yield* marketingSettingsOption }
+        const report = yield* (yield* StoreJobs).sync(target, {
           streams: selected,
           mode: { kind: "sync" },
           waitForLock: wait || Option.isSome(waitTimeout),
           ...(Option.isSome(waitTimeout) ? { waitSeconds: waitTimeout.value } : {}),
-          named: Option.isSome(streams),
-          ...(yield* fullPassConfig)
-        }).pipe(
-          Effect.provide(syncLayer(settings)),
-          Effect.catchTag("SyncFailed", (failed) =>
-            printSummary(failed.summary).pipe(Effect.zipRight(marketingPush(noPush)), Effect.zipRight(Effect.fail(failed))))
-        )
-        if (summary === undefined) {
-          const held = new RunLockHeld({ storeId, ...(Option.isSome(waitTimeout) ? { waitedSeconds: waitTimeout.value } : {}) })
-          yield* Effect.flatMap(Runs, (runs) => runs.skipped("sync", selected, held))
-          return yield* held
-        }
-        yield* printSummary(summary)
-        yield* marketingPush(noPush)
-      }).pipe(Effect.provide(Layer.mergeAll(OutboxLive, RunsLive(storeId)).pipe(Layer.provideMerge(RunDatabaseLive)))))
+          named: Option.isSome(streams)
+        }, noPush ? "enqueue" : "push")
+        yield* printSyncReport(report, noPush)
+      }).pipe(Effect.provide(StoreJobs.Default.pipe(Layer.provideMerge(RunDatabaseLive)))))
 ).pipe(
   Command.withDescription(
     "Brings the warehouse up to date with the store, then pushes the contacts that changed to the marketing service. " +

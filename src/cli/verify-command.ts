@@ -10,8 +10,8 @@ import { runVerify, type VerifyReport } from "../sync/reconcile/verify.js"
 import { Runs, RunsLive } from "../sync/runs.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { forStore } from "./errors.js"
-import { syncLayer } from "./layers.js"
-import { formatTable } from "./table.js"
+import { syncLayer } from "../jobs/layers.js"
+import { formatTable } from "../jobs/table.js"
 
 /** The warehouse differed from the store (exit code 2, whether the rows were repaired or not). */
 export class DriftFound extends Data.TaggedError("DriftFound")<{ readonly rows: number; readonly resources: ReadonlyArray<string>; readonly repaired: number; readonly repair: boolean }> {

@@ -11,7 +11,7 @@ import { grantLogin, READER } from "../warehouse/reader-role.js"
 import { restoreBackup } from "../warehouse/restore.js"
 import { runningServer } from "../warehouse/server-process.js"
 import { sqlShell } from "./sql-shell.js"
-import { formatTable } from "./table.js"
+import { formatTable } from "../jobs/table.js"
 
 const out = (text: string) => Effect.sync(() => process.stdout.write(`${text}\n`))
 

@@ -17,7 +17,8 @@ import { type PrometheusMetrics, PrometheusMetricsLive } from "../server/metrics
 import { WebhookSecretsLive } from "../server/webhook-secrets.js"
 import { workerRouter } from "../server/worker-router.js"
 import { type Inbox, InboxLive } from "../webhooks/inbox.js"
-import { RegistryDirectoryLive } from "../stores/directory.js"
+import { RegistryDirectoryLive } from "../jobs/directory.js"
+import { StoreJobs } from "../jobs/store-jobs.js"
 import { loadMasterKey } from "../stores/master-key.js"
 import { StoreRegistryLive } from "../stores/registry.js"
 import { describeDatabase } from "../warehouse/database.js"
@@ -48,7 +49,7 @@ const workerLayers = (options: { runner: string; concurrency: number; clusterSql
   Layer.mergeAll(WebhookSecretsLive, InboxLive, PrometheusMetricsLive).pipe(
     Layer.provideMerge(ShardLogLive.pipe(
       Layer.provideMerge(workerLayer({ clusterSql: options.clusterSql, concurrency: options.concurrency })),
-      Layer.provide(RegistryDirectoryLive(options.runner))
+      Layer.provide(RegistryDirectoryLive(options.runner).pipe(Layer.provide(StoreJobs.Default)))
     )),
     Layer.provideMerge(StoreRegistryLive)
   )

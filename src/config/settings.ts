@@ -192,7 +192,7 @@ export const databaseUrlConfig: Config.Config<Option.Option<Redacted.Redacted<st
   )
 )
 
-/** Where and how to reach the marketing service (contact push); see src/marketing-client/config.ts for "not configured". */
+/** Where and how to reach the marketing service (contact push); see src/config/marketing.ts for "not configured". */
 export interface MarketingSettings {
   /** The service's root (the API is under /api, OAuth under /oauth/v2), without a trailing slash. */
   readonly baseUrl: string

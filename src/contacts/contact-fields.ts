@@ -1,11 +1,6 @@
 // The custom contact fields the push writes (commerce facts), created in the service when missing.
 // Their aliases are the keys the contact state gets in sql/contacts/enqueue.sql.
-
-export interface CustomField {
-  readonly alias: string
-  readonly label: string
-  readonly type: "number" | "date" | "text"
-}
+import type { CustomField } from "../marketing-client/client.js"
 
 export const CONTACT_FIELDS: ReadonlyArray<CustomField> = [
   { alias: "shop_orders_count", label: "Shop orders count", type: "number" },

@@ -1,11 +1,17 @@
 import { Context, Effect, Either, Layer, Ref, type Schema } from "effect"
 import type { MarketingSettings } from "../config/settings.js"
 import { type CallOptions, MarketingApi, MarketingApiLive, type Method } from "./api.js"
-import type { CustomField } from "../contacts/contact-fields.js"
 import { isTransient, type MarketingError, MarketingResponseInvalid, MarketingSetupInvalid } from "./errors.js"
 import { marketingRetryPolicy, marketingSchedule, type RetryPolicy } from "./http.js"
 import { BatchAnswer, decode, FieldAnswer, FieldList, type Hook, HookAnswer, HookList, TriggerList } from "./schemas.js"
 import { TokenService, TokenServiceLive } from "./token.js"
+
+/** A custom contact field the service should have (the caller says which: contacts/contact-fields.ts). */
+export interface CustomField {
+  readonly alias: string
+  readonly label: string
+  readonly type: "number" | "date" | "text"
+}
 
 /** What the service did with one entry of a batch. */
 export interface EntryResult {

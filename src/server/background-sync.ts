@@ -1,38 +1,34 @@
-import { Duration, Effect, Ref, Schedule } from "effect"
-import type { FullPassSettings, StoreSettings } from "../config/settings.js"
+import { Clock, Duration, Effect, Option, Ref, Schedule } from "effect"
+import { StoreJobs, type StoreTarget } from "../jobs/store-jobs.js"
 import { listWebhooks, type StoreWebhook } from "../store-client/webhooks.js"
 import { STREAMS } from "../sync/catalogue.js"
-import { runSync } from "../sync/engine.js"
 import { errorText } from "../sync/errors.js"
-import { syncLayer } from "../cli/layers.js"
 import { Inbox } from "../webhooks/inbox.js"
 import { ServeState } from "./serve-state.js"
 
 /** Applied and skipped deliveries are kept this many days (for the status page and to look into). */
 const INBOX_DAYS = 30
 
-/** One scheduled sync, as `shopsync sync` runs it, under the same lock: a tick that finds it held is skipped. */
-const tick = (settings: StoreSettings, fullPass: FullPassSettings, afterSync: Effect.Effect<void>) =>
+/**
+ * One scheduled sync, the job `shopsync sync` runs, under the same lock: a tick that finds it held is skipped (and,
+ * as ever, not recorded in sync.runs). serve pushes the contacts through its own debounced pusher (`afterSync`).
+ */
+const tick = (target: StoreTarget, afterSync: Effect.Effect<void>) =>
   Effect.gen(function*() {
     const state = yield* ServeState
-    const outcome = yield* runSync({ streams: STREAMS, mode: { kind: "sync" }, waitForLock: false, named: false, ...fullPass }).pipe(
-      Effect.provide(syncLayer(settings)),
-      Effect.either
-    )
-    if (outcome._tag === "Left") {
-      const e = outcome.left
-      const which = e._tag === "SyncFailed" ? `streams ${e.failures.map((f) => f.stream).join(", ")} failed` : errorText(e)
-      yield* Effect.logWarning(`background sync: ${which}; trying again in ${Duration.format(Duration.millis(state.syncEveryMs))}`)
-      if (e._tag === "SyncFailed") yield* afterSync
-      return
+    const job = { streams: STREAMS, mode: { kind: "sync" }, waitForLock: false, named: false } as const
+    const outcome = yield* Effect.flatMap(StoreJobs, (jobs) => jobs.sync(target, job, "none", false)).pipe(Effect.either)
+    const again = `trying again in ${Duration.format(Duration.millis(state.syncEveryMs))}`
+    if (outcome._tag === "Left") return yield* Effect.logWarning(`background sync: ${errorText(outcome.left)}; ${again}`)
+    const report = outcome.right
+    if (report._tag === "Locked") return yield* Effect.logInfo("background sync: another run holds this store's lock; this tick is skipped")
+    if (Option.isSome(report.failed)) {
+      yield* Effect.logWarning(`background sync: streams ${report.failed.value.failures.map((f) => f.stream).join(", ")} failed; ${again}`)
+      return yield* afterSync
     }
-    if (outcome.right === undefined) {
-      yield* Effect.logInfo("background sync: another run holds this store's lock; this tick is skipped")
-      return
-    }
-    yield* Ref.set(state.lastSyncAt, Date.now())
-    const rows = outcome.right.streams.reduce((n, s) => n + s.rows, 0)
-    yield* Effect.logInfo(`background sync: run ${outcome.right.runId} done, ${rows} row(s) in ${outcome.right.seconds.toFixed(1)} s`)
+    yield* Ref.set(state.lastSyncAt, yield* Clock.currentTimeMillis)
+    const rows = report.summary.streams.reduce((n, s) => n + s.rows, 0)
+    yield* Effect.logInfo(`background sync: run ${report.summary.runId} done, ${rows} row(s) in ${report.summary.seconds.toFixed(1)} s`)
     yield* afterSync
     yield* Effect.flatMap(Inbox, (inbox) => inbox.prune(INBOX_DAYS)).pipe(
       Effect.catchAll((e) => Effect.logWarning(`webhooks: old inbox rows not removed: ${errorText(e)}`)))
@@ -65,10 +61,10 @@ const checkSubscriptions = (seen: Ref.Ref<string | undefined>) =>
   }).pipe(Effect.catchAll((e) => Effect.logDebug(`webhooks: the store's webhook list is not readable: ${errorText(e)}`)))
 
 /** The scheduled sync: at start, then every SHOPSYNC_SYNC_EVERY; each tick also looks at the subscriptions. */
-export const backgroundSync = (settings: StoreSettings, fullPass: FullPassSettings, afterSync: Effect.Effect<void>) =>
+export const backgroundSync = (target: StoreTarget, afterSync: Effect.Effect<void>) =>
   Effect.gen(function*() {
     const state = yield* ServeState
     const seen = yield* Ref.make<string | undefined>(undefined)
-    const once = Effect.zipRight(tick(settings, fullPass, afterSync), checkSubscriptions(seen))
+    const once = Effect.zipRight(tick(target, afterSync), checkSubscriptions(seen))
     yield* Effect.repeat(once, Schedule.spaced(Duration.millis(state.syncEveryMs)))
   })

@@ -1,8 +1,6 @@
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import { Duration, Effect, Layer, Option, Queue } from "effect"
-import { pushContacts } from "../contacts/push.js"
-import { MarketingLive } from "../marketing-client/client.js"
+import { Duration, Effect, Option, Queue } from "effect"
 import type { MarketingSettings } from "../config/settings.js"
+import { StoreJobs } from "../jobs/store-jobs.js"
 import { errorText } from "../sync/errors.js"
 
 /** Pushes are at most this frequent: changes arriving meanwhile go in the next one, together. */
@@ -16,10 +14,9 @@ export const makeContactsPusher = (settings: Option.Option<MarketingSettings>, s
   Effect.gen(function*() {
     if (Option.isNone(settings)) return Effect.void
     const queue = yield* Queue.sliding<void>(1)
-    const layer = MarketingLive(settings.value).pipe(Layer.provide(NodeHttpClient.layerUndici))
-    const once = pushContacts({ storeId }).pipe(
-      Effect.provide(layer),
-      Effect.tap((r) => r.enqueued > 0 || r.created + r.updated + r.failed > 0
+    const jobs = yield* StoreJobs
+    const once = jobs.push(storeId, settings.value).pipe(
+      Effect.tap(({ result: r }) => r.enqueued > 0 || r.created + r.updated + r.failed > 0
         ? Effect.logInfo(`marketing: ${r.created} created, ${r.updated} updated, ${r.failed} failed, ${r.outbox.pending} pending`)
         : Effect.void),
       Effect.catchAll((e) => Effect.logWarning(`marketing push failed (the contacts stay pending): ${errorText(e)}`))

@@ -1,7 +1,7 @@
 import { Effect, Either, type Schema } from "effect"
 import type { Answer } from "../http-client/send.js"
 import { StoreDocumentInvalid, StoreRequestFailed } from "./errors.js"
-import { documentDecoder } from "./schemas.js"
+import { documentDecoder } from "../schema-check/document.js"
 
 /** One page of a list endpoint, with the paging headers the sync relies on. */
 export interface Page<A = unknown> {

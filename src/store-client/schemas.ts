@@ -1,5 +1,4 @@
-import { Either, ParseResult, Schema } from "effect"
-import { fitCheck } from "./fit-check.js"
+import { Schema } from "effect"
 
 /**
  * The fields of each resource that the pipeline relies on. Documents are checked against these
@@ -84,22 +83,3 @@ export const ZoneMethod = Schema.Struct({ instance_id: Schema.Int, method_id: Sc
 export const Download = Schema.Struct({ download_id: Schema.String, order_id: Schema.Int, product_id: Schema.Int })
 export const TopSeller = Schema.Struct({ product_id: Schema.Int, quantity: Schema.Number })
 export const SettingGroup = Schema.Struct({ id: Schema.String })
-
-/** Names the document that does not fit and says why: `document (id 7): <what does not fit>`. */
-const problemWith = (doc: unknown, error: ParseResult.ParseError): string => {
-  const id = doc && typeof doc === "object" && "id" in doc ? ` (id ${String((doc as { id: unknown }).id)})` : ""
-  return `document${id}: ${ParseResult.TreeFormatter.formatErrorSync(error)}`
-}
-
-/**
- * Checks one document and returns it as the store sent it, every field included (the warehouse stores documents
- * whole). The schemas of documents transform nothing (their type is what is sent), so a check is all it takes:
- * decoding with the extra fields preserved would copy every document, 14 times the cost; the check is `Schema.is`
- * compiled to plain predicates (fit-check.ts). A document that does not fit is described by `problemWith`.
- */
-export const documentDecoder = <A>(schema: Schema.Schema<A>) => {
-  const fits = fitCheck(schema)
-  const decode = Schema.decodeUnknownEither(schema)
-  return (doc: unknown): Either.Either<A, string> =>
-    fits(doc) ? Either.right(doc) : Either.left(Either.match(decode(doc), { onLeft: (error) => problemWith(doc, error), onRight: () => "does not fit" }))
-}

@@ -1,6 +1,6 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Effect, Layer, Option, Schema, type Scope } from "effect"
+import { Clock, Effect, Layer, Option, Schema, type Scope } from "effect"
 import { warehouseRetryConfig } from "../config/settings.js"
 import { StoreClient } from "../store-client/client.js"
 import { LiveRowsLive } from "../warehouse/live-rows.js"
@@ -33,7 +33,10 @@ const repositories = (storeId: string) =>
 
 /** The store's clock, read from the Date header of one cheap request; ours if it sends none. */
 export const storeNow = Effect.flatMap(StoreClient, (store) =>
-  store.list("/orders", { per_page: 1 }, Schema.Unknown).pipe(Effect.map((page) => Math.floor((page.serverTime?.getTime() ?? Date.now()) / 1000))))
+  store.list("/orders", { per_page: 1 }, Schema.Unknown).pipe(
+    Effect.flatMap((page) => page.serverTime === undefined ? Clock.currentTimeMillis : Effect.succeed(page.serverTime.getTime())),
+    Effect.map((ms) => Math.floor(ms / 1000))
+  ))
 
 /**
  * Stores the daily sums of the days written since they were last stored. The daily views stay exact
@@ -86,7 +89,7 @@ const busy = (name: StreamName): StreamResult => ({ stream: name, rows: 0, delet
 const runLocked = (request: SyncRequest, locks: RunLocks) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
-    const started = Date.now()
+    const started = yield* Clock.currentTimeMillis
     // Its outcome is recorded from the scope's exit: succeeded, failed (a wrong key or URL fails at once, below), or interrupted.
     const run = locks.run
     const upper = (yield* storeNow) - store.settleSeconds
@@ -118,7 +121,7 @@ const runLocked = (request: SyncRequest, locks: RunLocks) =>
     const results = STREAMS.flatMap((name) => [...salesResults, ...rest].filter((r) => r.stream === name))
     const drift = pass === undefined ? [] : driftOf(pass)
     const summary: RunSummary = {
-      runId: run.id, streams: results, requests: yield* store.requestCount, seconds: (Date.now() - started) / 1000, ...(drift.length > 0 ? { drift } : {})
+      runId: run.id, streams: results, requests: yield* store.requestCount, seconds: ((yield* Clock.currentTimeMillis) - started) / 1000, ...(drift.length > 0 ? { drift } : {})
     }
     yield* store.logPace
     const failures = results.filter((r) => r.error !== undefined).map((r) => ({ stream: r.stream, error: r.error! }))

@@ -1,6 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Cause, Context, Effect, Exit, Layer, Option, Ref, Schema, type Scope } from "effect"
+import { Cause, Clock, Context, Effect, Exit, Layer, Option, Ref, Schema, type Scope } from "effect"
 import { retryConnection } from "../warehouse/reconnect.js"
 import { type Drift, errorText, type RunSummary, streamOutcome, SyncFailed } from "./errors.js"
 import { INTERRUPT, logOutcome, type RunOutcome } from "./outcome.js"
@@ -123,7 +123,7 @@ export const makeRuns = (storeId: string) =>
                    WHERE store_id = ${storeId} AND status = 'running'`
         const [row] = yield* sql<{ id: string }>`INSERT INTO sync.runs (store_id, command, streams)
                                                  VALUES (${storeId}, ${command}, ${streams}::text[]) RETURNING id`
-        return { id: Number(row!.id), command, started: Date.now(), rows: yield* Ref.make(0) }
+        return { id: Number(row!.id), command, started: yield* Clock.currentTimeMillis, rows: yield* Ref.make(0) }
       })
     const finish = (
       run: { id: number; command: string; started: number; rows: Ref.Ref<number> },
@@ -132,7 +132,7 @@ export const makeRuns = (storeId: string) =>
     ) =>
       Effect.gen(function*() {
         const end = ended(exit)
-        const figures = { rows: yield* Ref.get(run.rows), requests: yield* requests, seconds: (Date.now() - run.started) / 1000 }
+        const figures = { rows: yield* Ref.get(run.rows), requests: yield* requests, seconds: ((yield* Clock.currentTimeMillis) - run.started) / 1000 }
         yield* sql`UPDATE sync.runs SET finished_at = now(), status = ${end.status}, outcome = ${end.outcome}, rows = ${figures.rows},
                      requests = ${figures.requests}, error = ${end.error}, stream_results = ${streamResults(end.summary)}::jsonb
                    WHERE id = ${run.id} AND status = 'running'`.pipe(

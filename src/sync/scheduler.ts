@@ -1,5 +1,5 @@
 import type { SqlError } from "@effect/sql/SqlError"
-import { Deferred, Effect, Either, Option, Ref } from "effect"
+import { Clock, Deferred, Effect, Either, Option, Ref } from "effect"
 import { StoreClient } from "../store-client/client.js"
 import { CATALOGUE, STREAMS, type StreamName } from "./catalogue.js"
 import { type Counts, type Outputs, Progress, type RunContext, type StreamError, type StreamIO, type SyncRequest } from "./context.js"
@@ -52,7 +52,7 @@ export const makeScheduler = (ctx: RunContext, request: SyncRequest, addRows: (n
       Effect.gen(function*() {
         const skipped = yield* skipping(ctx, request, name)
         if (skipped) return yield* Effect.as(progress.streamDone(skipped), skipped)
-        const t0 = Date.now()
+        const t0 = yield* Clock.currentTimeMillis
         yield* state.started(name, ctx.runId)
         // A stream that lost the warehouse connection runs again from its checkpoints, for a bounded time.
         const outcome = yield* Effect.either(retryInRun(CATALOGUE[name].run(ctx, io)))
@@ -62,7 +62,7 @@ export const makeScheduler = (ctx: RunContext, request: SyncRequest, addRows: (n
         // An unavailable stream did not succeed: its last success stays that of the last time it was served.
         yield* state.finished(name, counts.rows, error ?? (unavailable ? `unavailable: ${unavailable}` : null))
         yield* addRows(counts.rows)
-        const result: StreamResult = { stream: name, ...counts, seconds: (Date.now() - t0) / 1000, ...(error ? { error } : {}), ...(unavailable ? { unavailable } : {}) }
+        const result: StreamResult = { stream: name, ...counts, seconds: ((yield* Clock.currentTimeMillis) - t0) / 1000, ...(error ? { error } : {}), ...(unavailable ? { unavailable } : {}) }
         yield* progress.streamDone(result)
         return result
       }).pipe(streamSpan(name))

@@ -8,3 +8,6 @@ export const dayToSecond = (day: string): number => Math.floor(Date.parse(`${day
 
 
 export const DAY = 86_400
+
+/** The latest calendar day anywhere (UTC+14): a store-local day after it has not begun for any store; a backfill up to "today" everywhere. */
+export const latestDay = () => new Date(Date.now() + 14 * 3600_000).toISOString().slice(0, 10)

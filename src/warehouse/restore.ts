@@ -110,7 +110,7 @@ const loadSections = (file: string, next: () => Effect.Effect<string | undefined
         const json = `[${batch.join(",")}]`
         batch = []
         bytes = 0
-        return insert(json)
+        return Effect.asVoid(insert(json))
       })
       for (line = yield* next(); line !== undefined && !line.startsWith(SECTION_PREFIX); line = yield* next()) {
         batch.push(line)

@@ -1,5 +1,5 @@
 import { Either, type Schema } from "effect"
-import { documentDecoder } from "../store-client/schemas.js"
+import { documentDecoder } from "../schema-check/document.js"
 import { maskEmails } from "./personal-data.js"
 
 /**

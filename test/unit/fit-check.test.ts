@@ -3,7 +3,7 @@
 // another type, a malformed value), nested fields included.
 import { Schema } from "effect"
 import { describe, expect, it } from "vitest"
-import { fitCheck } from "../../src/store-client/fit-check.js"
+import { fitCheck } from "../../src/schema-check/fit-check.js"
 import * as S from "../../src/store-client/schemas.js"
 
 const line = { id: 11, quantity: 2, name: "Mug", total: "9.00" }

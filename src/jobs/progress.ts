@@ -1,6 +1,6 @@
-import { Effect, Layer } from "effect"
+import { Effect, Layer, LogLevel } from "effect"
 import { Progress, type StreamResult } from "../sync/engine.js"
-import { logStreamOutcome } from "./summary.js"
+import { streamOutcome } from "../sync/errors.js"
 
 interface Live {
   rows: number
@@ -50,3 +50,32 @@ export const ProgressLive = (perPage: number, interactive = process.stderr.isTTY
         })
     })
   })
+
+/**
+ * A stream's outcome as one log line (`stream`, `outcome`: done, failed, unavailable, not due, skipped, figures,
+ * `error` or `reason`): error when it failed, warning when found unavailable, info otherwise. On a terminal a
+ * stream the run did not read is only a debug line, as before.
+ */
+export const logStreamOutcome = (result: StreamResult, interactive: boolean) => {
+  const outcome = streamOutcome(result)
+  const reason = result.unavailable ?? result.skipped
+  const fields = {
+    stream: result.stream,
+    outcome,
+    rows: result.rows,
+    deleted: result.deleted,
+    seconds: result.seconds,
+    ...(result.error ? { error: result.error } : reason ? { reason } : {})
+  }
+  const quiet = interactive ? LogLevel.Debug : LogLevel.Info
+  const [level, line] = outcome === "unavailable" && result.skipped === undefined
+    ? [LogLevel.Warning, `${result.stream}: unavailable on this store, skipped: ${result.unavailable}; tried again after ` +
+      "SHOPSYNC_UNAVAILABLE_RECHECK_HOURS, or at once when named with --streams"]
+    : outcome === "unavailable"
+    ? [quiet, `${result.stream}: unavailable on this store (${result.unavailable}), not read; ${result.skipped}`]
+    : outcome === "not due" || outcome === "skipped"
+    ? [quiet, `${result.stream}: ${outcome === "skipped" ? "skipped, " : ""}${result.skipped}`]
+    : [outcome === "failed" ? LogLevel.Error : LogLevel.Info, `${result.stream}: ${outcome}, ${fmt(result.rows)} rows` +
+      `${result.deleted ? `, ${result.deleted} deleted` : ""} in ${result.seconds.toFixed(1)} s${result.error ? ` — ${result.error}` : ""}`]
+  return Effect.logWithLevel(level, line).pipe(Effect.annotateLogs(fields))
+}

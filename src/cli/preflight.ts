@@ -1,6 +1,6 @@
 import { Config, type ConfigError, Effect } from "effect"
-import { marketingSettingsOption } from "../marketing-client/config.js"
-import { adminSettingsConfig, fullPassConfig, marketingSettingsConfig, runnerSettingsConfig, serveSettingsConfig, SETTINGS, storeIdConfig, storeSettingsConfig } from "./settings.js"
+import { marketingSettingsOption } from "../config/marketing.js"
+import { adminSettingsConfig, fullPassConfig, marketingSettingsConfig, runnerSettingsConfig, serveSettingsConfig, SETTINGS, storeIdConfig, storeSettingsConfig } from "../config/settings.js"
 
 /** Every setting that has a value, checked (one error naming them all): a wrong one is wrong whatever the command. */
 const everySetValue = Config.all([...SETTINGS.values()].map((setting) => Config.option(setting.config)))

@@ -1,5 +1,5 @@
 import { Config, Effect, Option } from "effect"
-import { marketingSettingsConfig } from "../config/settings.js"
+import { marketingSettingsConfig } from "./settings.js"
 
 export const MARKETING_VARIABLES = ["MARKETING_BASE_URL", "MARKETING_CLIENT_ID", "MARKETING_CLIENT_SECRET"] as const
 
