@@ -8,8 +8,8 @@ const CLUSTER = [
   "test/e2e/worker-http.test.ts"
 ]
 
-// The compiled CLI (built once, test/support/build-cli.ts) and one embedded PostgreSQL per project (each file in
-// its own database on it, test/support/global-setup.ts).
+// The compiled CLI (built once, test/support/build-cli.ts) and one embedded PostgreSQL for the run, shared by the
+// projects that list these (each file in its own database on it, test/support/global-setup.ts).
 const SERVICES = ["test/support/build-cli.ts", "test/support/global-setup.ts"]
 
 /**
