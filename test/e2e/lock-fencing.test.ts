@@ -71,15 +71,18 @@ describe("a run whose lock session is killed", () => {
     expect(lease!.holder).toBe(running[0]!.id)
     delay = 0
     const [a, b] = await Promise.all([first, second])
-    expect(a).toBeDefined()
-    expect(b).toBeDefined()
     const runs = await runStatuses(h)
     expect(runs.map((r) => r.status)).toEqual(["succeeded", "succeeded"])
+    // Each call ran (neither found the lock taken and returned nothing): the first is the run that lost its session,
+    // the second the one that waited, and no stream of either failed.
+    expect([a?.runId, b?.runId]).toEqual(runs.map((r) => r.id))
+    expect([...a!.streams, ...b!.streams].filter((s) => s.error !== undefined)).toEqual([])
     // Never at the same time: the second run's row starts after the first's ends.
     expect(runs[1]!.started.getTime()).toBeGreaterThanOrEqual(runs[0]!.finished!.getTime())
     console.info(`lock session killed: taken again by the running sync after ${retakenAfter.toFixed(1)} s`)
 
-    expect(await h.sync()).toBeDefined()
+    const third = await h.sync()
+    expect(third?.runId).toBe((await runStatuses(h)).at(-1)!.id)
     await expectOrdersMatchStore(h)
     await expectRefundsMatchStore(h)
     expect(await h.netSales()).toEqual(h.expectedNetSales())
@@ -98,9 +101,10 @@ describe("a run whose lock session is killed", () => {
     // The advisory lock is free now: the lease (its heartbeat still moving) is what keeps this run out.
     expect(await h.sync()).toBeUndefined()
     delay = 0
-    expect(await first).toBeDefined()
+    const ran = await first
     const runs = (await runStatuses(h)).slice(before)
     expect(runs.map((r) => r.status)).toEqual(["succeeded"])
+    expect(ran?.runId).toBe(runs[0]!.id)
     await expectOrdersMatchStore(h)
     expect(await h.netSales()).toEqual(h.expectedNetSales())
   })

@@ -52,10 +52,11 @@ describe("the store client finds the pace the store sustains", () => {
       const seen = h.sim.inFlightAtArrival
       expect(seen.length).toBeGreaterThan(60)
       // The sync asks for less at the start and as walks end: the busiest tenth of the run shows where the limit sat.
-      // Near the knee, with a request's slack each side for a loaded machine (whose own delays read as the store's);
-      // a client that does not back off sits at its ceiling of 16.
+      // A client that does not back off sits at its ceiling of 16. Only the upper side is checked here: a loaded
+      // machine's own delays read as the store's, which only ever lower the limit, so the check cannot fail from
+      // load, while a lower bound (the old 3–7 band) could. Where the limit settles (near the knee, 3.5–5 in
+      // flight) is test/unit/adaptive-limit.test.ts's, on the TestClock, where no wall-clock delay enters.
       const p90 = [...seen].sort((a, b) => a - b)[Math.floor(seen.length * 0.9)]!
-      expect(p90).toBeGreaterThanOrEqual(3)
       expect(p90).toBeLessThanOrEqual(7)
     }, { orders: 2400, customers: 100 })
   })

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { inject } from "vitest"
 
 const root = path.resolve(fileURLToPath(new URL("../..", import.meta.url)))
 
@@ -11,9 +12,19 @@ export interface CliRun {
   readonly stderr: string
 }
 
-/** Runs the real CLI (`src/bin/shopsync.ts` under tsx) as a child process, as cron would; `input` on its stdin, if given. */
+/**
+ * The command that starts the CLI: the compiled entry test/support/build-cli.ts built for this run (dist/ or
+ * .test-dist/) under plain node; the sources under tsx when no build was provided (SHOPSYNC_TEST_CLI=src, or a
+ * project without that global setup).
+ */
+const cliCommand = (): ReadonlyArray<string> => {
+  const entry = inject("cliEntry")
+  return entry ? [entry] : ["--import", "tsx", path.join(root, "src/bin/shopsync.ts")]
+}
+
+/** Runs the real CLI as a child process, as cron would; `input` on its stdin, if given. */
 export const startCli = (args: ReadonlyArray<string>, env: Record<string, string | undefined> = {}, input?: string) => {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/bin/shopsync.ts"), ...args], {
+  const child = spawn(process.execPath, [...cliCommand(), ...args], {
     cwd: root,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, SHOPSYNC_CONFIG: "/dev/null", ...env },
     stdio: ["pipe", "pipe", "pipe"]

@@ -5,6 +5,7 @@ import { inject } from "vitest"
 /** A new, empty database on the test server; dropped by the returned cleanup. */
 export const freshDatabase = async (): Promise<{ url: string; drop: () => Promise<void> }> => {
   const admin = inject("pgAdminUrl")
+  if (!admin) throw new Error("no test PostgreSQL in this vitest project: a test file that needs one belongs to e2e (vitest.config.ts)")
   const name = `t_${randomBytes(6).toString("hex")}`
   const client = new pg.Client({ connectionString: admin })
   await client.connect()

@@ -1,0 +1,73 @@
+import { execFile } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
+import type { TestProject } from "vitest/node"
+
+/**
+ * The compiled CLI the tests spawn (test/support/cli.ts), built once per run instead of transpiled by tsx in every
+ * spawned process (tsx: 5–7 s a `--version` on a loaded machine, the compiled CLI 3–4 s).
+ *
+ * - dist/ when it is at least as new as every source (bin/shopsync.mjs's own rule; `npm ci` builds it in CI);
+ * - otherwise `.test-dist/`, compiled by `tsc -p tsconfig.build.json --noCheck` when a source, tsconfig.json or
+ *   tsconfig.build.json is newer than it (`npm test` type-checks first; --noCheck only emits, in a third of the
+ *   time). It sits beside dist/ at the top of the checkout, so the paths the modules resolve from their own
+ *   location (`../../sql`, the embedded PostgreSQL binaries, `.shopsync/`) are the same as from dist/.
+ *
+ * SHOPSYNC_TEST_CLI=src spawns the sources under tsx instead, and builds nothing.
+ */
+const root = path.resolve(fileURLToPath(new URL("../..", import.meta.url)))
+const testDist = path.join(root, ".test-dist")
+const stampFile = path.join(testDist, ".sources-mtime")
+
+const newest = (file: string): number => {
+  const stat = fs.statSync(file, { throwIfNoEntry: false })
+  if (!stat) return 0
+  return stat.isDirectory()
+    ? fs.readdirSync(file).reduce((max, name) => Math.max(max, newest(path.join(file, name))), 0)
+    : stat.mtimeMs
+}
+
+const sourcesMtime = () =>
+  Math.max(newest(path.join(root, "src")), newest(path.join(root, "tsconfig.json")), newest(path.join(root, "tsconfig.build.json")))
+
+const build = async (): Promise<string> => {
+  const started = Date.now()
+  const sources = sourcesMtime()
+  const dist = path.join(root, "dist/bin/shopsync.js")
+  if ((fs.statSync(dist, { throwIfNoEntry: false })?.mtimeMs ?? 0) >= newest(path.join(root, "src"))) return dist
+  const entry = path.join(testDist, "bin/shopsync.js")
+  const stamp = fs.existsSync(stampFile) ? Number(fs.readFileSync(stampFile, "utf8")) : 0
+  if (fs.existsSync(entry) && stamp >= sources) return entry
+  // Into a directory of its own, then renamed into place: a concurrent run in this checkout never sees half a build.
+  const tmp = `${testDist}.tmp-${process.pid}`
+  fs.rmSync(tmp, { recursive: true, force: true })
+  await promisify(execFile)(process.execPath, [
+    path.join(root, "node_modules/typescript/bin/tsc"), "-p", path.join(root, "tsconfig.build.json"), "--noCheck", "--outDir", tmp
+  ], { cwd: root })
+  // The newest source seen before compiling: a file saved during the build makes the next run build again.
+  fs.writeFileSync(path.join(tmp, ".sources-mtime"), String(sources))
+  const old = `${testDist}.old-${process.pid}`
+  if (fs.existsSync(testDist)) fs.renameSync(testDist, old)
+  fs.renameSync(tmp, testDist)
+  fs.rmSync(old, { recursive: true, force: true })
+  console.log(`shopsync tests: compiled src/ into .test-dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  return entry
+}
+
+// Every project that spawns the CLI runs this setup, in the same process: the first one builds, the others reuse it.
+const shared = globalThis as { shopsyncCliBuild?: Promise<string> }
+
+export default async function setup(project: TestProject) {
+  if (process.env.SHOPSYNC_TEST_CLI === "src") return
+  shared.shopsyncCliBuild ??= build()
+  project.provide("cliEntry", await shared.shopsyncCliBuild)
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The compiled CLI's entry (dist/ or .test-dist/), when the project's global setup built it. */
+    cliEntry?: string
+  }
+}
