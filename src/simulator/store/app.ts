@@ -130,7 +130,7 @@ export const createRequestHandler = (app: AppOptions) => {
     app.log.push(entry)
     const admission = path === undefined ? undefined : app.throttle?.admit()
     res.once("close", () => admission?.release())
-    const decision = admission?.reply === undefined ? app.faults.decide(path, `${entry.method} ${entry.url}`) : { delayMs: 0, action: undefined }
+    const decision = admission?.reply === undefined ? app.faults.decide(path, retryKey(entry.method, url)) : { delayMs: 0, action: undefined }
     const run = async () => {
       const delayMs = decision.delayMs + (admission?.delayMs ?? 0)
       if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs))
@@ -147,4 +147,13 @@ export const createRequestHandler = (app: AppOptions) => {
       res.destroy()
     })
   }
+}
+
+/**
+ * What identifies a request across its retries (for a fault rule's `maxInARow`): method, path and query without the
+ * credentials, since an OAuth 1.0a retry carries a new nonce, timestamp and signature (and so a new URL) every time.
+ */
+const retryKey = (method: string, url: URL) => {
+  const query = new URLSearchParams([...url.searchParams].filter(([name]) => !name.startsWith("oauth_") && name !== "consumer_key" && name !== "consumer_secret"))
+  return `${method} ${url.pathname}?${query}`
 }

@@ -84,6 +84,17 @@ describe("store simulator: fault injection", () => {
     sim.setFaults([])
   })
 
+  it("maxInARow: a retry signed anew (OAuth 1.0a: a new nonce, timestamp and signature in its URL) is the same request", async () => {
+    sim.setFaults([{ kind: "503", maxInARow: 2 }])
+    const signed = (n: number) => `/orders?per_page=5&oauth_consumer_key=ck&oauth_nonce=n${n}&oauth_timestamp=${1_700_000_000 + n}&oauth_signature=s${n}`
+    const statuses: number[] = []
+    for (const n of [1, 2, 3]) statuses.push((await fetch(`${sim.url}${signed(n)}`)).status)
+    // The third is not faulted (the nonces are not checked: the fault answers first, then auth refuses the fake signature).
+    expect(statuses.slice(0, 2)).toEqual([503, 503])
+    expect(statuses[2]).not.toBe(503)
+    sim.setFaults([])
+  })
+
   it("is deterministic for a seed: the same request sequence fails the same way", async () => {
     const pattern = async () => {
       sim.setFaults([{ kind: "500", probability: 0.3, seed: 42 }])
