@@ -1,12 +1,12 @@
 import { hkdfSync } from "node:crypto"
-import * as fs from "node:fs"
-import * as net from "node:net"
 import { type ConfigError, Context, Data, Effect, Layer, Option, Redacted } from "effect"
+import { readSecretFile } from "../config/secret-file.js"
 import {
   CLUSTER_SECRET_FORMAT,
   CLUSTER_SECRET_MIN_LENGTH,
   clusterSecretConfig,
-  clusterSecretFileConfig
+  clusterSecretFileConfig,
+  isLoopback
 } from "../config/settings.js"
 
 /**
@@ -39,37 +39,17 @@ export class ClusterSecretFileInvalid extends Data.TaggedError("ClusterSecretFil
 }
 
 /**
- * Loopback only by its literal form: a host name other than localhost may resolve anywhere, so it needs the secret.
- */
-export const isLoopback = (host: string): boolean => {
-  const h = host.replace(/^\[|\]$/g, "").toLowerCase()
-  if (h === "localhost") return true
-  if (net.isIPv4(h)) return h.startsWith("127.")
-  return net.isIPv6(h) && (h === "::1" || /^::ffff:127\./.test(h))
-}
-
-/**
  * The key of the runners' TLS (a pre-shared key, see runner-socket.ts): HKDF-SHA256 of the secret, so the key is
  * always 32 bytes and is used for nothing else.
  */
 export const derivePsk = (secret: Redacted.Redacted<string>): Redacted.Redacted<Uint8Array> =>
   Redacted.make(new Uint8Array(hkdfSync("sha256", Redacted.value(secret).trim(), "shopsync cluster", "runner socket tls-psk v1", 32)))
 
-const readSecretFile = (file: string) =>
+const readClusterSecretFile = (file: string) =>
   Effect.gen(function*() {
-    const { text, mode } = yield* Effect.try({
-      try: () => ({ text: fs.readFileSync(file, "utf8"), mode: fs.statSync(file).mode }),
-      catch: (e) => new ClusterSecretFileInvalid({ file, problem: `cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})` })
-    })
-    if (text.trim().length < CLUSTER_SECRET_MIN_LENGTH) {
-      return yield* new ClusterSecretFileInvalid({ file, problem: `must hold ${CLUSTER_SECRET_FORMAT}` })
-    }
-    if ((mode & 0o077) !== 0) {
-      yield* Effect.logWarning(
-        `SHOPSYNC_CLUSTER_SECRET_FILE ${file} is readable by others (mode 0${(mode & 0o777).toString(8)}): ` +
-          `whoever reads it can run jobs on every worker; run chmod 600 ${file}`
-      )
-    }
+    const invalid = (problem: string) => new ClusterSecretFileInvalid({ file, problem })
+    const text = yield* readSecretFile("SHOPSYNC_CLUSTER_SECRET_FILE", file, "whoever reads it can run jobs on every worker", invalid)
+    if (text.trim().length < CLUSTER_SECRET_MIN_LENGTH) return yield* invalid(`must hold ${CLUSTER_SECRET_FORMAT}`)
     return Redacted.make(text)
   })
 
@@ -82,7 +62,7 @@ export const loadRunnerPsk: Effect.Effect<Option.Option<Redacted.Redacted<Uint8A
     if (Option.isSome(inline)) return Option.some(derivePsk(inline.value))
     const file = yield* clusterSecretFileConfig
     if (Option.isNone(file)) return Option.none()
-    return Option.some(derivePsk(yield* readSecretFile(file.value)))
+    return Option.some(derivePsk(yield* readClusterSecretFile(file.value)))
   })
 
 export const RunnerPskLive = Layer.effect(RunnerPsk, loadRunnerPsk)

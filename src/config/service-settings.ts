@@ -1,3 +1,4 @@
+import * as net from "node:net"
 import { Config, ConfigError, Either, Option, Redacted } from "effect"
 import { inRange, named, wholeNumber } from "./setting.js"
 
@@ -51,8 +52,16 @@ export const httpListenConfig = Config.all({
   port: wholeNumber("SHOPSYNC_HTTP_PORT", 8787, { min: 1, max: 65535 })
 })
 
-/** The admin listener's host, when it is this machine alone: 127.0.0.0/8, ::1 or localhost. */
-export const isLoopback = (host: string): boolean => /^127(\.\d{1,3}){3}$/.test(host) || host === "::1" || host.toLowerCase() === "localhost"
+/**
+ * A listener's host when it is this machine alone (127.0.0.0/8, ::1, localhost), by its literal form: a host name other
+ * than localhost may resolve anywhere, so it counts as reachable by others.
+ */
+export const isLoopback = (host: string): boolean => {
+  const h = host.replace(/^\[|\]$/g, "").toLowerCase()
+  if (h === "localhost") return true
+  if (net.isIPv4(h)) return h.startsWith("127.")
+  return net.isIPv6(h) && (h === "::1" || /^::ffff:127\./.test(h))
+}
 
 /** A token an attacker cannot guess, and one `openssl rand -hex 32` gives. */
 export const ADMIN_TOKEN_MIN_LENGTH = 32

@@ -8,8 +8,8 @@ import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { createHash, timingSafeEqual } from "node:crypto"
-import * as fs from "node:fs"
 import { Data, Effect, Layer, Option, Redacted } from "effect"
+import { readSecretFile } from "../config/secret-file.js"
 import { ADMIN_TOKEN_MIN_LENGTH, type AdminSettings } from "../config/settings.js"
 import { limitedServerLayer } from "./listener.js"
 
@@ -22,14 +22,8 @@ export class AdminTokenFileInvalid extends Data.TaggedError("AdminTokenFileInval
 
 const readTokenFile = (file: string) =>
   Effect.gen(function*() {
-    const { text, mode } = yield* Effect.try({
-      try: () => ({ text: fs.readFileSync(file, "utf8"), mode: fs.statSync(file).mode }),
-      catch: (e) => new AdminTokenFileInvalid({ file, problem: `cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})` })
-    })
-    if ((mode & 0o077) !== 0) {
-      yield* Effect.logWarning(`SHOPSYNC_ADMIN_TOKEN_FILE ${file} is readable by others than its owner (mode 0${(mode & 0o777).toString(8)}): ` +
-        `whoever reads it sees every store's sales on the status page; run chmod 600 ${file}`)
-    }
+    const text = yield* readSecretFile("SHOPSYNC_ADMIN_TOKEN_FILE", file, "whoever reads it sees every store's sales on the status page",
+      (problem) => new AdminTokenFileInvalid({ file, problem }))
     // Trimmed as Prometheus trims its credentials_file, so one file can serve both.
     const token = text.trim()
     if (token.length < ADMIN_TOKEN_MIN_LENGTH) {

@@ -1,4 +1,4 @@
-import * as fs from "node:fs"
+import { readSecretFile } from "../config/secret-file.js"
 import { type Config, type ConfigError, Data, Effect, Option, Redacted } from "effect"
 import {
   decodeMasterKey,
@@ -45,19 +45,9 @@ export class MasterKeyFileInvalid extends Data.TaggedError("MasterKeyFileInvalid
 
 const readKeyFile = (variable: string, file: string) =>
   Effect.gen(function*() {
-    const { text, mode } = yield* Effect.try({
-      try: () => ({ text: fs.readFileSync(file, "utf8"), mode: fs.statSync(file).mode }),
-      catch: (e) => new MasterKeyFileInvalid({ variable, file, problem: `cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})` })
-    })
-    const bytes = decodeMasterKey(text)
-    if (bytes === undefined) return yield* new MasterKeyFileInvalid({ variable, file, problem: `must hold ${MASTER_KEY_FORMAT}` })
-    if ((mode & 0o077) !== 0) {
-      const who = (mode & 0o007) !== 0 ? "every user" : "its group"
-      yield* Effect.logWarning(
-        `${variable} ${file} is readable by ${who} (mode 0${(mode & 0o777).toString(8)}): ` +
-          `whoever reads it can decrypt every store's secrets; run chmod 600 ${file}`
-      )
-    }
+    const invalid = (problem: string) => new MasterKeyFileInvalid({ variable, file, problem })
+    const bytes = decodeMasterKey(yield* readSecretFile(variable, file, "whoever reads it can decrypt every store's secrets", invalid))
+    if (bytes === undefined) return yield* invalid(`must hold ${MASTER_KEY_FORMAT}`)
     return bytes
   })
 

@@ -20,7 +20,8 @@ import * as fs from "node:fs"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
-import { derivePsk, isLoopback, loadRunnerPsk, RunnerPsk } from "../../src/cluster/cluster-secret.js"
+import { derivePsk, loadRunnerPsk, RunnerPsk } from "../../src/cluster/cluster-secret.js"
+import { isLoopback } from "../../src/config/settings.js"
 import { makeTlsServer, makeTlsSocket, RunnerClientProtocolLive, RunnerSocketServerLive } from "../../src/cluster/runner-socket.js"
 
 class Jobs extends RpcGroup.make(Rpc.make("Run", { success: Schema.Number })) {}
