@@ -1,19 +1,10 @@
 import { Command, Options } from "@effect/cli"
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as SqlClient from "@effect/sql/SqlClient"
-import { ConfigProvider, Data, Effect, Layer, Redacted, Schema } from "effect"
+import { ConfigProvider, Data, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { marketingSettingsConfig } from "../config/settings.js"
-import { Outbox, OutboxLive } from "../contacts/outbox.js"
-import { pushContacts } from "../contacts/push.js"
-import { StoreClientLive } from "../store-client/client.js"
-import { runSync } from "../sync/engine.js"
 import { STREAMS } from "../sync/catalogue.js"
-import { SyncState, SyncStateLive } from "../sync/state.js"
 import { DatabaseLive } from "../warehouse/database.js"
-import { Loader, LoaderLive } from "../warehouse/loader.js"
-import { ProgressLive } from "../jobs/progress.js"
-import { marketingLayer } from "../jobs/layers.js"
-import { pushed as pushReport } from "../jobs/report.js"
+import { StoreJobs, verdict } from "../jobs/store-jobs.js"
 import { printSummary, reportPush } from "./summary.js"
 import { formatTable } from "../jobs/table.js"
 
@@ -42,12 +33,6 @@ const demoMarketingSettings = (baseUrl: string) =>
     ["MARKETING_MAX_ATTEMPTS", "5"],
     ["MARKETING_REQUEST_TIMEOUT_MS", "30000"]
   ])))
-
-/** The demo store's rows and cursors, emptied (nothing to empty on a warehouse not migrated yet). */
-const resetStore = Effect.all([Effect.flatMap(Loader, (loader) => loader.reset), Effect.flatMap(SyncState, (state) => state.reset)]).pipe(
-  Effect.provide(Layer.mergeAll(LoaderLive(STORE_ID), SyncStateLive(STORE_ID))),
-  Effect.catchAll(() => Effect.void)
-)
 
 const NetSalesRow = Schema.Struct({
   day: Schema.String,
@@ -87,15 +72,15 @@ export const demoCommand = Command.make("demo", { orders, seed }, (o) =>
       requestTimeoutMs: 30_000,
       concurrency: 4
     }
-    // The demo store starts empty each time, so its figures are those of this simulator alone.
-    yield* resetStore
-    const summary = yield* runSync({
-      streams: STREAMS, mode: { kind: "sync" }, waitForLock: true, named: false,
-      customersFullScanHours: 0, childrenFullPassHours: 0, unavailableRecheckHours: 0, deletionsHours: 0, refreshHours: {}
-    }).pipe(
-      Effect.provide(Layer.mergeAll(StoreClientLive(settings).pipe(Layer.provide(NodeHttpClient.layerUndici)), ProgressLive(100)))
-    )
-    if (summary) yield* printSummary(summary)
+    const jobs = yield* StoreJobs
+    // The demo store starts empty each time (its rows, cursors and outbox), so its figures are those of this simulator alone.
+    yield* jobs.reset(STORE_ID)
+    const report = yield* jobs.sync({ storeId: STORE_ID, settings, marketing: Option.none() }, {
+      streams: STREAMS, mode: { kind: "sync" }, waitForLock: true, named: false
+    }, "none")
+    if (report._tag === "Ran") yield* printSummary(report.summary)
+    const failed = verdict(report)
+    if (Option.isSome(failed)) return yield* failed.value
 
     const table = yield* dailyNetSalesTable
     process.stdout.write(`\nanalytics.daily_net_sales (store ${STORE_ID})\n${formatTable(table, ["day", "currency", "orders_count", "gross_sales", "refunds", "net_sales"])}\n`)
@@ -116,10 +101,10 @@ export const demoCommand = Command.make("demo", { orders, seed }, (o) =>
       (m) => Effect.promise(() => m.close())
     )
     yield* Effect.logInfo(`demo: marketing simulator at ${marketing.baseUrl}`)
-    yield* (yield* Outbox).reset(STORE_ID).pipe(Effect.catchAll(() => Effect.void))
-    const pushed = yield* pushContacts({ storeId: STORE_ID }).pipe(Effect.provide(marketingLayer(yield* demoMarketingSettings(marketing.baseUrl))))
+    const push = yield* jobs.push(STORE_ID, yield* demoMarketingSettings(marketing.baseUrl))
+    const pushed = push.result
     process.stdout.write("\n")
-    yield* reportPush(pushReport(pushed))
+    yield* reportPush(push)
     const contacts = marketing.state.listContacts().length
     const expectedContacts = pushed.derived - pushed.outbox.quarantined
     process.stdout.write(
@@ -133,7 +118,7 @@ export const demoCommand = Command.make("demo", { orders, seed }, (o) =>
       `\nthe demo's rows are under store id "${STORE_ID}": \`STORE_ID=${STORE_ID} shopsync status\` shows them; ` +
         "`shopsync warehouse start` keeps the warehouse up for psql or a BI tool (see docs/analytics.md, \"Connecting to the warehouse\")\n"
     )
-  }).pipe(Effect.scoped, Effect.provide(OutboxLive.pipe(Layer.provideMerge(DatabaseLive))))).pipe(
+  }).pipe(Effect.scoped, Effect.provide(StoreJobs.Default.pipe(Layer.provideMerge(DatabaseLive))))).pipe(
     Command.withDescription(
       "Shows shopsync end to end on a simulated store, in store id \"demo\". Starts the store simulator and the warehouse (embedded PostgreSQL unless DATABASE_URL is set), runs a full sync " +
         "into store id \"demo\" and prints analytics.daily_net_sales, checked against the simulator's own computation; then pushes " +

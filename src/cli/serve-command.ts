@@ -13,9 +13,8 @@ import { serveAdminRouter, serveWebhookRouter } from "../server/router.js"
 import { ServeState, ServeStateLive } from "../server/serve-state.js"
 import { storeClientLayer } from "../jobs/layers.js"
 import { DatabaseLive } from "../warehouse/database.js"
-import { migrate } from "../warehouse/migrate.js"
 import { Inbox, InboxLive } from "../webhooks/inbox.js"
-import { InboxSignalLive, supervisedWorker } from "../webhooks/worker.js"
+import { InboxSignalLive } from "../webhooks/worker.js"
 
 /**
  * The process: HTTP routes, the inbox worker and the background sync, in one scope. Its finalizers run in reverse:
@@ -25,7 +24,6 @@ import { InboxSignalLive, supervisedWorker } from "../webhooks/worker.js"
 const serve = (admin: AdminSettings, token: Option.Option<Redacted.Redacted<string>>) => Effect.gen(function*() {
   const settings = yield* storeSettingsConfig
   const { webhookSecret, syncEveryMs, host, port } = yield* serveSettingsConfig
-  yield* migrate
   if (Option.isNone(webhookSecret)) yield* Effect.logWarning("serve: STORE_WEBHOOK_SECRET is not set: every webhook delivery will be refused (401); only the background sync keeps the warehouse current")
   const pusher = yield* makeContactsPusher(yield* marketingSettingsOption, settings.storeId)
   yield* HttpServer.serveEffect(serveWebhookRouter(webhookSecret, yield* inboxMaxBytesConfig))
@@ -35,8 +33,9 @@ const serve = (admin: AdminSettings, token: Option.Option<Redacted.Redacted<stri
   )
   yield* serveAdmin(admin, token, serveAdminRouter(yield* Inbox), "status page GET /, metrics GET /metrics, health with reasons GET /healthz")
   const state = yield* ServeState
-  yield* Effect.forkScoped(supervisedWorker(settings.storeId, pusher, state.inboxWorkerUp))
-  yield* Effect.forkScoped(backgroundSync({ storeId: settings.storeId, settings, marketing: Option.none() }, pusher))
+  const target = { storeId: settings.storeId, settings, marketing: Option.none() }
+  yield* Effect.forkScoped((yield* StoreJobs).inboxWorker(target, pusher, state.inboxWorkerUp))
+  yield* Effect.forkScoped(backgroundSync(target, pusher))
   yield* Effect.addFinalizer(() =>
     Effect.zipRight(Ref.set(state.accepting, false), Effect.logInfo("serve: stopping: new deliveries are refused (503); finishing the delivery being applied")))
   return yield* Effect.never

@@ -1,16 +1,14 @@
 import { Command, HelpDoc, Options, ValidationError } from "@effect/cli"
-import { Data, Effect, Option } from "effect"
+import { Data, Effect, Layer, Option } from "effect"
 import { storeSettingsConfig } from "../config/settings.js"
-import { RunLockHeld } from "../sync/errors.js"
 import { logOutcome } from "../sync/outcome.js"
 import { capped } from "../sync/reconcile/compare.js"
 import { driftCount } from "../sync/reconcile/reconcile.js"
 import { RESOURCES, type ResourceName } from "../sync/reconcile/resources.js"
-import { runVerify, type VerifyReport } from "../sync/reconcile/verify.js"
-import { Runs, RunsLive } from "../sync/runs.js"
+import type { VerifyReport } from "../sync/reconcile/verify.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { forStore } from "./errors.js"
-import { syncLayer } from "../jobs/layers.js"
+import { StoreJobs } from "../jobs/store-jobs.js"
 import { formatTable } from "../jobs/table.js"
 
 /** The warehouse differed from the store (exit code 2, whether the rows were repaired or not). */
@@ -84,16 +82,12 @@ export const verifyCommand = Command.make(
     forStore("verify", (storeId) =>
       Effect.gen(function*() {
         const selected: ReadonlyArray<ResourceName> = Option.getOrElse(resources, () => RESOURCES)
-        const settings = yield* storeSettingsConfig
-        const report = yield* runVerify({ resources: selected, repair, waitForLock: wait }).pipe(Effect.provide(syncLayer(settings)))
-        if (report === undefined) {
-          const held = new RunLockHeld({ storeId })
-          yield* Effect.flatMap(Runs, (runs) => runs.skipped("verify", selected, held))
-          return yield* held
-        }
-        yield* Effect.sync(() => process.stdout.write(reportText(report)))
-        yield* conclude(report)
-      }).pipe(Effect.provide(RunsLive(storeId)), Effect.provide(DatabaseLive)))
+        const target = { storeId, settings: yield* storeSettingsConfig, marketing: Option.none() }
+        const outcome = yield* (yield* StoreJobs).verify(target, { resources: selected, repair, waitForLock: wait })
+        if (outcome._tag === "Locked") return yield* outcome.held
+        yield* Effect.sync(() => process.stdout.write(reportText(outcome.report)))
+        yield* conclude(outcome.report)
+      }).pipe(Effect.provide(StoreJobs.Default.pipe(Layer.provideMerge(DatabaseLive)))))
 ).pipe(
   Command.withDescription(
     "Proves the warehouse complete, without a plugin in the store: lists every id and modification date of orders and " +

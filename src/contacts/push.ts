@@ -1,6 +1,5 @@
 import { Effect, Either } from "effect"
 import { tryAdvisoryLock } from "../warehouse/advisory-lock.js"
-import { migrate } from "../warehouse/migrate.js"
 import { type EntryResult, MarketingClient } from "../marketing-client/client.js"
 import { isTransient, type MarketingError } from "../marketing-client/errors.js"
 import { CONTACT_FIELDS } from "./contact-fields.js"
@@ -181,15 +180,14 @@ const pushResult = (storeId: string, enqueued: EnqueueResult, tally: Tally, befo
  * endpoint. Safe to repeat and to interrupt anywhere: a row is marked sent only after the service
  * answered for it, and what is re-sent is the same absolute state, which the service merges by email.
  */
-export const pushContacts = (options: { readonly storeId: string; readonly retryFailed?: boolean }) =>
-  Effect.gen(function*() {
-    const { storeId } = options
-    const before = yield* requestCounts
-    yield* migrate
-    if (!(yield* tryAdvisoryLock(PUSH_LOCK, storeId))) return yield* skippedPush(storeId)
-    if (options.retryFailed) yield* requeueFailed(storeId)
-    const enqueued = yield* enqueueContacts(storeId)
-    const tally: Tally = { created: 0, updated: 0, failed: 0, batches: 0, gaveUp: undefined }
-    yield* sendPending(storeId, tally)
-    return yield* pushResult(storeId, enqueued, tally, before)
-  }).pipe(Effect.scoped, Effect.withSpan("marketing.push", { attributes: { "shopsync.store": options.storeId } }))
+export const pushContacts = Effect.fn("marketing.push")(function*(options: { readonly storeId: string; readonly retryFailed?: boolean }) {
+  const { storeId } = options
+  yield* Effect.annotateCurrentSpan("shopsync.store", storeId)
+  const before = yield* requestCounts
+  if (!(yield* tryAdvisoryLock(PUSH_LOCK, storeId))) return yield* skippedPush(storeId)
+  if (options.retryFailed) yield* requeueFailed(storeId)
+  const enqueued = yield* enqueueContacts(storeId)
+  const tally: Tally = { created: 0, updated: 0, failed: 0, batches: 0, gaveUp: undefined }
+  yield* sendPending(storeId, tally)
+  return yield* pushResult(storeId, enqueued, tally, before)
+}, Effect.scoped)

@@ -1,8 +1,16 @@
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import { Layer } from "effect"
-import type { MarketingSettings, StoreSettings } from "../config/settings.js"
+import { Effect, Layer } from "effect"
+import { type MarketingSettings, type StoreSettings, warehouseRetryConfig } from "../config/settings.js"
 import { MarketingLive } from "../marketing-client/client.js"
 import { StoreClientLive } from "../store-client/client.js"
+import { ReconciliationsLive } from "../sync/reconcile/record.js"
+import { RunsLive } from "../sync/runs.js"
+import { SyncStateLive } from "../sync/state.js"
+import { LiveRowsLive } from "../warehouse/live-rows.js"
+import { LoaderLive } from "../warehouse/loader.js"
+import { migrate } from "../warehouse/migrate.js"
+import { retryStartup } from "../warehouse/reconnect.js"
+import { ScopesLive } from "../warehouse/scopes.js"
 import { ProgressLive } from "./progress.js"
 
 /** A store's client over undici. */
@@ -13,3 +21,13 @@ export const marketingLayer = (settings: MarketingSettings) => MarketingLive(set
 
 /** What a sync needs besides the warehouse (provided once per job): the store client, progress display. */
 export const syncLayer = (settings: StoreSettings) => Layer.mergeAll(storeClientLayer(settings), ProgressLive(settings.perPage))
+
+/** One store's repositories (the engine's StoreRepositories), provided once per job by the host running it. */
+export const storeWarehouse = (storeId: string) =>
+  Layer.mergeAll(RunsLive(storeId), SyncStateLive(storeId), LoaderLive(storeId), LiveRowsLive(storeId), ScopesLive(storeId), ReconciliationsLive(storeId))
+
+/**
+ * The warehouse brought up to date once, as the host builds StoreJobs, not at every job: a worker's jobs no longer
+ * queue on the migration lock. A warehouse restarting as the host starts is waited for, as later in a run.
+ */
+export const MigratedWarehouse = Layer.effectDiscard(Effect.flatMap(warehouseRetryConfig, (seconds) => retryStartup(seconds)(migrate)))

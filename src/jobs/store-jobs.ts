@@ -1,14 +1,17 @@
-import { Effect, Either, Option } from "effect"
+import { Effect, Either, Layer, Option, type Ref } from "effect"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { fullPassConfig, type MarketingSettings, type StoreSettings } from "../config/settings.js"
-import { type Outbox, OutboxLive } from "../contacts/outbox.js"
+import { Outbox, OutboxLive } from "../contacts/outbox.js"
 import { enqueueContacts, type EnqueueResult, pushContacts } from "../contacts/push.js"
 import { runSync, type RunSummary, type SyncRequest } from "../sync/engine.js"
 import { RunLockHeld, type SyncFailed } from "../sync/errors.js"
-import { Runs, RunsLive } from "../sync/runs.js"
+import { runVerify, type VerifyRequest } from "../sync/reconcile/verify.js"
+import { Runs } from "../sync/runs.js"
+import { SyncState } from "../sync/state.js"
+import { Loader } from "../warehouse/loader.js"
 import { Inbox, InboxLive } from "../webhooks/inbox.js"
-import { applyAllPending, type PassOptions } from "../webhooks/worker.js"
-import { marketingLayer, storeClientLayer, syncLayer } from "./layers.js"
+import { applyAllPending, type PassOptions, supervisedWorker } from "../webhooks/worker.js"
+import { marketingLayer, MigratedWarehouse, storeClientLayer, storeWarehouse, syncLayer } from "./layers.js"
 import { type PushGaveUp, type Pushed, pushed } from "./report.js"
 
 /** A store as a job needs it: who it is, how to reach it, and its marketing service (None: its contacts stay). */
@@ -53,7 +56,8 @@ export const verdict = <E>(report: SyncReport<E>): Option.Option<RunLockHeld | P
 
 /**
  * A store's jobs, for every host (the CLI, `serve`, a worker's store entity): each provides the per-store layers
- * once, runs the job and returns a report; the host renders it (the CLI prints, the others log).
+ * once, runs the job and returns a report; the host renders it (the CLI prints, the others log). Building the
+ * service migrates the warehouse (MigratedWarehouse), once per process: the jobs assume it.
  */
 export class StoreJobs extends Effect.Service<StoreJobs>()("shopsync/StoreJobs", {
   effect: Effect.gen(function*() {
@@ -81,27 +85,49 @@ export class StoreJobs extends Effect.Service<StoreJobs>()("shopsync/StoreJobs",
      * A sync or backfill, then the contacts (`after`), when streams failed too: the push works on what the warehouse
      * holds. A run that found the lock held is recorded as skipped unless `recordSkipped` is false.
      */
-    const run = (target: StoreTarget, job: StoreJob, after: AfterSync, recordSkipped = true) =>
-      Effect.gen(function*() {
-        const outcome = yield* runSync({ ...job, ...(yield* fullPassConfig) }).pipe(
-          Effect.provide(syncLayer(target.settings)),
-          Effect.map(Either.right),
-          Effect.catchTag("SyncFailed", (failed) => Effect.succeed(Either.left(failed)))
-        )
-        if (Either.isRight(outcome) && outcome.right === undefined) {
-          const held = new RunLockHeld({ storeId: target.storeId, ...(job.waitSeconds === undefined ? {} : { waitedSeconds: job.waitSeconds }) })
-          if (recordSkipped) yield* Effect.flatMap(Runs, (runs) => runs.skipped(job.mode.kind, job.streams, held)).pipe(Effect.provide(RunsLive(target.storeId)))
-          return { _tag: "Locked", held } as const
-        }
-        const summary = Either.match(outcome, { onLeft: (failed) => failed.summary, onRight: (s) => s! })
-        const contacts = yield* contactsAfter(target, job.mode.kind === "sync" ? after : "none")
-        return { _tag: "Ran", summary, failed: Either.getLeft(outcome), contacts } as const
-      }).pipe(Effect.provide(context))
+    const run = Effect.fn("StoreJobs.run")(function*(target: StoreTarget, job: StoreJob, after: AfterSync, recordSkipped = true) {
+      yield* Effect.annotateCurrentSpan({ "shopsync.store": target.storeId, "shopsync.mode": job.mode.kind })
+      const outcome = yield* runSync({ ...job, ...(yield* fullPassConfig) }).pipe(
+        Effect.provide(Layer.merge(syncLayer(target.settings), storeWarehouse(target.storeId))),
+        Effect.map(Either.right),
+        Effect.catchTag("SyncFailed", (failed) => Effect.succeed(Either.left(failed)))
+      )
+      if (Either.isRight(outcome) && outcome.right === undefined) {
+        const held = new RunLockHeld({ storeId: target.storeId, ...(job.waitSeconds === undefined ? {} : { waitedSeconds: job.waitSeconds }) })
+        if (recordSkipped) yield* skipped(target.storeId, job.mode.kind, job.streams, held)
+        return { _tag: "Locked", held } as const
+      }
+      const summary = Either.match(outcome, { onLeft: (failed) => failed.summary, onRight: (s) => s! })
+      const contacts = yield* contactsAfter(target, job.mode.kind === "sync" ? after : "none")
+      return { _tag: "Ran", summary, failed: Either.getLeft(outcome), contacts } as const
+    }, Effect.provide(context))
+
+    /** A run that found the store's lock held, recorded as skipped. */
+    const skipped = (storeId: string, command: string, streams: ReadonlyArray<string>, held: RunLockHeld) =>
+      Effect.flatMap(Runs, (runs) => runs.skipped(command, streams, held)).pipe(Effect.provide(storeWarehouse(storeId)), Effect.provide(context))
+
+    /** `shopsync verify`: the reconciliation on its own, under the run lock; Locked (recorded as skipped) when held. */
+    const verify = Effect.fn("StoreJobs.verify")(function*(target: StoreTarget, request: VerifyRequest) {
+      yield* Effect.annotateCurrentSpan("shopsync.store", target.storeId)
+      const report = yield* runVerify(request).pipe(Effect.provide(Layer.merge(syncLayer(target.settings), storeWarehouse(target.storeId))))
+      if (report !== undefined) return { _tag: "Ran", report } as const
+      const held = new RunLockHeld({ storeId: target.storeId })
+      yield* skipped(target.storeId, "verify", request.resources, held)
+      return { _tag: "Locked", held } as const
+    }, Effect.provide(context))
+
+    /** The store's delivery applier with its store client and repositories (what applyAllPending and the inbox worker run on). */
+    const inboxLayer = (store: StoreTarget) => Layer.merge(storeClientLayer(store.settings), storeWarehouse(store.storeId))
 
     return {
       sync: (target: StoreTarget, job: StoreJob, after: AfterSync, recordSkipped?: boolean) => run(target, job, after, recordSkipped),
       backfill: (target: StoreTarget, job: StoreJob) => run(target, job, "none"),
+      verify,
       push,
+      /** Empties a store's rows, cursors and outbox: the demo's store starts empty each time. */
+      reset: (storeId: string) =>
+        Effect.all([Effect.flatMap(Loader, (l) => l.reset), Effect.flatMap(SyncState, (s) => s.reset), Effect.flatMap(Outbox, (o) => o.reset(storeId))], { discard: true })
+          .pipe(Effect.provide(storeWarehouse(storeId)), Effect.provide(context)),
       /**
        * Applies every pending delivery of the store in arrival order; the target is read only when one waits (a
        * registered store's secrets are opened for work only). Then the contacts are pushed when they may have changed.
@@ -110,11 +136,17 @@ export class StoreJobs extends Effect.Service<StoreJobs>()("shopsync/StoreJobs",
         Effect.gen(function*() {
           if ((yield* Effect.flatMap(Inbox, (inbox) => inbox.pending(storeId, 1))).length === 0) return NOT_ASKED
           const store = yield* target
-          const done = yield* applyAllPending(storeId, options).pipe(Effect.provide(storeClientLayer(store.settings)))
+          const done = yield* applyAllPending(storeId, options).pipe(Effect.provide(inboxLayer(store)))
           if (!done.contacts || Option.isNone(store.marketing)) return NOT_ASKED
           return { _tag: "Pushed", pushed: yield* push(storeId, store.marketing.value) } as const
-        }).pipe(Effect.provide(context))
+        }).pipe(Effect.withSpan("StoreJobs.applyInbox", { attributes: { "shopsync.store": storeId } }), Effect.provide(context)),
+      /**
+       * serve's inbox worker for its one store (webhooks/worker.ts `supervisedWorker`): applies deliveries as they
+       * arrive until interrupted, `running` true while it runs, `contactsChanged` told when contacts may have changed.
+       */
+      inboxWorker: (store: StoreTarget, contactsChanged: Effect.Effect<void>, running: Ref.Ref<boolean>) =>
+        supervisedWorker(store.storeId, contactsChanged, running).pipe(Effect.provide(inboxLayer(store)), Effect.provide(context))
     }
   }),
-  dependencies: [OutboxLive, InboxLive]
+  dependencies: [OutboxLive, InboxLive, MigratedWarehouse]
 }) {}

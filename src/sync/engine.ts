@@ -1,35 +1,35 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Clock, Effect, Layer, Option, Schema, type Scope } from "effect"
+import { Clock, Effect, Option, Schema, type Scope } from "effect"
 import { warehouseRetryConfig } from "../config/settings.js"
 import { StoreClient } from "../store-client/client.js"
-import { LiveRowsLive } from "../warehouse/live-rows.js"
-import { Loader, LoaderLive } from "../warehouse/loader.js"
+import type { LiveRows } from "../warehouse/live-rows.js"
+import { Loader } from "../warehouse/loader.js"
 import { withGuard } from "../warehouse/lease.js"
-import { migrate } from "../warehouse/migrate.js"
-import { retryStartup } from "../warehouse/reconnect.js"
-import { ScopesLive } from "../warehouse/scopes.js"
+import type { Scopes } from "../warehouse/scopes.js"
 import { CATALOGUE, STREAMS, type StreamName } from "./catalogue.js"
 import { Progress, type RunContext, type SyncRequest } from "./context.js"
 import { errorText, type RunSummary, type StreamResult, SyncFailed } from "./errors.js"
 import { acquireRunLocks, type RunLocks } from "./lock.js"
 import { makeScheduler } from "./scheduler.js"
-import { Runs, RunsLive } from "./runs.js"
-import { SyncStateLive } from "./state.js"
+import { Runs } from "./runs.js"
+import type { SyncState } from "./state.js"
 import { driftOf } from "./reconcile/drift.js"
-import { ReconciliationsLive } from "./reconcile/record.js"
+import type { Reconciliations } from "./reconcile/record.js"
 import { reconcileIfDue } from "./reconcile/schedule.js"
-import { runSpan } from "./spans.js"
+import { runAttributes } from "./spans.js"
 
 export type { RunSummary, StreamResult } from "./errors.js"
 export { Progress, type SyncRequest } from "./context.js"
 
-/** What a run's body may use: the store, the warehouse, progress, and the store's repositories. */
-type RunNeeds = StoreClient | SqlClient.SqlClient | Progress | Scope.Scope | Layer.Layer.Success<ReturnType<typeof repositories>>
+/**
+ * The warehouse as one store's run sees it: its repositories, provided by the host that runs the job for that store
+ * (jobs/layers.ts `storeWarehouse`), on a warehouse the host has migrated.
+ */
+export type StoreRepositories = Runs | SyncState | Loader | LiveRows | Scopes | Reconciliations
 
-/** The warehouse as one store's run sees it. */
-const repositories = (storeId: string) =>
-  Layer.mergeAll(SyncStateLive(storeId), LoaderLive(storeId), LiveRowsLive(storeId), ScopesLive(storeId), ReconciliationsLive(storeId))
+/** What a run's body may use: the store, the warehouse, progress, and the store's repositories. */
+type RunNeeds = StoreClient | SqlClient.SqlClient | Progress | Scope.Scope | StoreRepositories
 
 /** The store's clock, read from the Date header of one cheap request; ours if it sends none. */
 export const storeNow = Effect.flatMap(StoreClient, (store) =>
@@ -55,9 +55,11 @@ export const storeDailyTotals = Effect.flatMap(Loader, (loader) => loader.storeD
  * of the phase proves (lock.ts): a run that loses one stops with RunLockLost and writes nothing more. Returns
  * undefined when another run holds the run lock (and `waitForLock` is off).
  */
-export const runSync = (request: SyncRequest) =>
-  underRunLock({ command: request.mode.kind, streams: request.streams, wait: request.waitForLock, waitSeconds: request.waitSeconds }, (locks) =>
-    runLocked(request, locks)).pipe(runSpan(request))
+export const runSync = Effect.fn("sync.run")(function*(request: SyncRequest) {
+  yield* runAttributes(request)
+  return yield* underRunLock({ command: request.mode.kind, streams: request.streams, wait: request.waitForLock, waitSeconds: request.waitSeconds }, (locks) =>
+    runLocked(request, locks))
+})
 
 /**
  * `body` as a run of `command` recorded in sync.runs, under the store's run lock (waiting for it when asked), with
@@ -70,9 +72,7 @@ export const underRunLock = <A, E>(
   Effect.gen(function*() {
     const store = yield* StoreClient
     const retrySeconds = yield* warehouseRetryConfig
-    // The run's first statements: a warehouse restarting as it starts is waited for, as later in the run.
-    yield* retryStartup(retrySeconds)(migrate)
-    const runs = yield* Effect.provide(Runs, RunsLive(store.storeId))
+    const runs = yield* Runs
     const locks = yield* acquireRunLocks(store.storeId, {
       wait: run.wait,
       waitSeconds: run.waitSeconds,
@@ -80,7 +80,7 @@ export const underRunLock = <A, E>(
       begin: (alone) => runs.begin(run.command, run.streams, store.requestCount, alone)
     })
     if (Option.isNone(locks)) return undefined
-    return yield* Effect.provide(locks.value.untilLost(body(locks.value)), repositories(store.storeId))
+    return yield* locks.value.untilLost(body(locks.value))
   }).pipe(Effect.scoped)
 
 /** A stream of the other resources left to the run that is refreshing them. */

@@ -15,12 +15,10 @@ import { StoreClient } from "../store-client/client.js"
 import type { SyncRequest } from "./context.js"
 import type { StreamResult } from "./errors.js"
 
-/** A whole sync or backfill of one store. */
-export const runSpan = (request: SyncRequest) => <A, E, R>(self: Effect.Effect<A, E, R>) =>
+/** The attributes of a whole sync or backfill of one store (its span is runSync's own, Effect.fn "sync.run"). */
+export const runAttributes = (request: SyncRequest) =>
   Effect.flatMap(StoreClient, (store) =>
-    Effect.withSpan(self, "sync.run", {
-      attributes: { "shopsync.store": store.storeId, "shopsync.mode": request.mode.kind, "shopsync.streams": request.streams.join(",") }
-    }))
+    Effect.annotateCurrentSpan({ "shopsync.store": store.storeId, "shopsync.mode": request.mode.kind, "shopsync.streams": request.streams.join(",") }))
 
 /** One stream of a run, with how it ended. */
 export const streamSpan = (stream: string) => <E, R>(self: Effect.Effect<StreamResult, E, R>) =>

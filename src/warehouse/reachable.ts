@@ -1,7 +1,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { Effect } from "effect"
-import { serverUser } from "./server-process.js"
+import { isRoot, serverUser } from "./server-process.js"
 
 /** The server's OS user cannot walk to a directory it needs, and shopsync will not open someone else's directory. */
 export interface Unreachable {
@@ -41,7 +41,7 @@ const within = (dir: string, root: string) => dir === root || dir.startsWith(roo
  */
 export const makeReachable = (target: string, own: string) =>
   Effect.gen(function*() {
-    if (typeof process.getuid !== "function" || process.getuid() !== 0) return
+    if (!isRoot()) return
     const user = serverUser()
     for (let d = path.dirname(target); d !== path.dirname(d); d = path.dirname(d)) {
       if (!fs.existsSync(d)) continue

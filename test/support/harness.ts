@@ -7,9 +7,11 @@ import type { RetryPolicy } from "../../src/http-client/retry.js"
 import { StoreClient, StoreClientLive } from "../../src/store-client/client.js"
 import { SALES_STREAMS, type StreamName } from "../../src/sync/catalogue.js"
 import type { RunMode } from "../../src/sync/context.js"
-import { type StreamStatus, SyncState, SyncStateLive } from "../../src/sync/state.js"
-import { Progress, runSync, type SyncRequest } from "../../src/sync/engine.js"
+import { type StreamStatus, SyncState } from "../../src/sync/state.js"
+import { Progress, runSync, type StoreRepositories, type SyncRequest } from "../../src/sync/engine.js"
+import { storeWarehouse } from "../../src/jobs/layers.js"
 import { pgLayer } from "../../src/warehouse/database.js"
+import { migrate } from "../../src/warehouse/migrate.js"
 import { freshDatabase, sqlRows } from "./database.js"
 
 export const STORE_ID = "test"
@@ -25,7 +27,7 @@ export interface WarehouseHarness {
   readonly netSales: () => Promise<Array<Record<string, string | number>>>
   readonly requests: () => Promise<number>
   /** Runs an effect against the harness's store client and warehouse (e.g. `runVerify`). */
-  readonly run: <A, E>(effect: Effect.Effect<A, E, StoreClient | Progress | import("@effect/sql").SqlClient.SqlClient>) => Promise<A>
+  readonly run: <A, E>(effect: Effect.Effect<A, E, HarnessServices>) => Promise<A>
   /** What `shopsync status` shows per stream. */
   readonly status: () => Promise<ReadonlyArray<StreamStatus>>
   readonly close: () => Promise<void>
@@ -58,7 +60,9 @@ interface SyncOptions {
   verifyHours?: number
 }
 
-type Runtime = ManagedRuntime.ManagedRuntime<StoreClient | Progress | import("@effect/sql").SqlClient.SqlClient, unknown>
+/** What the harness's runtime provides: the store, the warehouse (migrated once, as a host does) and the test store's repositories. */
+type HarnessServices = StoreClient | Progress | import("@effect/sql").SqlClient.SqlClient | StoreRepositories
+type Runtime = ManagedRuntime.ManagedRuntime<HarnessServices, unknown>
 const runPromiseSync = (runtime: Runtime, options: SyncOptions) => runtime.runPromise(runSync(syncRequest(options)))
 
 /** The request `h.sync(options)` runs, for a test that runs it its own way (under a tracer, say). */
@@ -124,13 +128,16 @@ export const makeStoreHarness = async (store: ExternalStore): Promise<WarehouseH
 
 const connectHarness = async (settings: StoreSettings, policy: RetryPolicy | undefined, closeStore: () => Promise<void>): Promise<WarehouseHarness> => {
   const db = await freshDatabase()
+  const warehouse = pgLayer(Redacted.make(db.url))
   const layer = Layer.mergeAll(
     StoreClientLive(settings, policy).pipe(Layer.provide(NodeHttpClient.layerUndici)),
-    pgLayer(Redacted.make(db.url)),
+    Layer.effectDiscard(migrate).pipe(Layer.provideMerge(storeWarehouse(STORE_ID)), Layer.provideMerge(warehouse)),
     SilentProgress,
     Logger.minimumLogLevel(LogLevel.None)
   )
   const runtime = ManagedRuntime.make(layer) as unknown as Runtime
+  // Built now, so the warehouse is migrated before a test reads it or pushes from it.
+  await runtime.runtime()
   const rows = <T,>(text: string, params: unknown[] = []) => sqlRows<T>(db.url, text, params)
   return {
     dbUrl: db.url,
@@ -145,7 +152,7 @@ const connectHarness = async (settings: StoreSettings, policy: RetryPolicy | und
       )),
     requests: () => runtime.runPromise(Effect.flatMap(StoreClient, (s) => s.requestCount)),
     run: (effect) => runtime.runPromise(effect),
-    status: () => runtime.runPromise(Effect.flatMap(SyncState, (s) => s.status({})).pipe(Effect.provide(SyncStateLive(STORE_ID)))),
+    status: () => runtime.runPromise(Effect.flatMap(SyncState, (s) => s.status({}))),
     close: async () => {
       await runtime.dispose()
       await closeStore()

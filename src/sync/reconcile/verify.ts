@@ -27,10 +27,10 @@ export interface VerifyReport extends PassReport {
  * `waitForLock` is off). A complete repairing pass counts as the scheduled one: the next sync's is due
  * SHOPSYNC_VERIFY_HOURS later.
  */
-export const runVerify = (request: VerifyRequest) =>
-  underRunLock({ command: "verify", streams: request.resources, wait: request.waitForLock }, (locks) => verifyLocked(request, locks)).pipe(
-    Effect.withSpan("sync.verify", { attributes: { "shopsync.resources": request.resources.join(",") } })
-  )
+export const runVerify = Effect.fn("sync.verify")(function*(request: VerifyRequest) {
+  yield* Effect.annotateCurrentSpan("shopsync.resources", request.resources.join(","))
+  return yield* underRunLock({ command: "verify", streams: request.resources, wait: request.waitForLock }, (locks) => verifyLocked(request, locks))
+})
 
 const verifyLocked = (request: VerifyRequest, locks: RunLocks) =>
   Effect.gen(function*() {
