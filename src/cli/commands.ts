@@ -1,6 +1,7 @@
 import { Command } from "@effect/cli"
 import { backfillCommand } from "./backfill-command.js"
 import { checkCommand } from "./check-command.js"
+import { dbtSourcesCommand } from "./dbt-sources-command.js"
 import { demoCommand } from "./demo-command.js"
 import { marketingHooksCommand } from "./marketing-hooks-command.js"
 import { migrateCommand } from "./migrate-command.js"
@@ -41,6 +42,7 @@ export const shopsync = Command.make("shopsync").pipe(
     marketingHooksCommand,
     simulateCommand,
     warehouseCommand,
+    dbtSourcesCommand,
     demoCommand
   ])
 )

@@ -82,7 +82,11 @@ describe("a schema that explains itself", () => {
 
   it("docs/analytics-columns.md is the warehouse's comments, every column of each view it shows, in order", async () => {
     const documented = documentedViews()
-    expect(documented.map((d) => d.view)).toEqual(["analytics.daily_net_sales", "analytics.daily_sales", "analytics.daily_totals_current", "analytics.stores"])
+    expect(documented.map((d) => d.view)).toEqual([
+      "analytics.daily_net_sales", "analytics.daily_sales", "analytics.daily_totals_current", "analytics.stores",
+      "analytics.daily_product_sales", "analytics.customers_ltv", "analytics.customer_cohorts", "analytics.order_status_history",
+      "analytics.freshness"
+    ])
     for (const d of documented) expect(d).toEqual(await warehouseView(db.url, d.view))
   })
 })
