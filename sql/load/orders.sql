@@ -2,6 +2,14 @@
 -- warehouse's indexes for the page's ids; without them the planner hashes whole tables, a cost growing with the store.
 ANALYZE sync_batch (store_id, id);
 
+-- One merge of a order at a time: a webhook's delivery and a sync's page can carry the same new order at once.
+-- Unserialized, each saw it absent (statements below read committed data), so the second inserted its lines again
+-- (23505 on the lines' key, which set a good document aside as refused) and could overwrite a newer copy with an
+-- older one. Taken in id order, so two pages never wait on each other in a cycle; the statements after the lock read
+-- what the other merge committed. Released at the end of the transaction.
+SELECT pg_advisory_xact_lock(hashtextextended('shopsync:orders:' || s.store_id || ':' || s.id, 0))
+FROM (SELECT DISTINCT store_id, id FROM sync_batch ORDER BY store_id, id) s;
+
 -- A staged copy older than the warehouse's (a sync page behind a webhook's delivery) is dropped, and so is one the
 -- warehouse holds as it is (a re-read page, a sync after a backfill): rewriting it and its lines would change nothing.
 -- A backfill's page (shopsync.replace on, set by the loader) replaces whatever differs, whatever its date: a copy

@@ -2,6 +2,14 @@
 -- With statistics on the staged page the statements probe the warehouse's indexes for its ids instead of hashing tables.
 ANALYZE sync_batch (store_id, id);
 
+-- One merge of a refund at a time: a webhook's delivery and a sync's page can carry the same new refund at once.
+-- Unserialized, each saw it absent (statements below read committed data), so the second inserted its lines again
+-- (23505 on the lines' key, which set a good document aside as refused) and could overwrite a newer copy with an
+-- older one. Taken in id order, so two pages never wait on each other in a cycle; the statements after the lock read
+-- what the other merge committed. Released at the end of the transaction.
+SELECT pg_advisory_xact_lock(hashtextextended('shopsync:refunds:' || s.store_id || ':' || s.id, 0))
+FROM (SELECT DISTINCT store_id, id FROM sync_batch ORDER BY store_id, id) s;
+
 -- A refund the warehouse holds as it is would be rewritten, with its lines, for nothing.
 DELETE FROM sync_batch b
 USING store.refunds r

@@ -131,7 +131,7 @@ const connectHarness = async (settings: StoreSettings, policy: RetryPolicy | und
   const warehouse = pgLayer(Redacted.make(db.url))
   const layer = Layer.mergeAll(
     StoreClientLive(settings, policy).pipe(Layer.provide(NodeHttpClient.layerUndici)),
-    Layer.effectDiscard(migrate).pipe(Layer.provideMerge(storeWarehouse(STORE_ID)), Layer.provideMerge(warehouse)),
+    Layer.effectDiscard(Logger.withMinimumLogLevel(migrate, LogLevel.None)).pipe(Layer.provideMerge(storeWarehouse(STORE_ID)), Layer.provideMerge(warehouse)),
     SilentProgress,
     Logger.minimumLogLevel(LogLevel.None)
   )
