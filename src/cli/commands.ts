@@ -6,6 +6,7 @@ import { demoCommand } from "./demo-command.js"
 import { marketingHooksCommand } from "./marketing-hooks-command.js"
 import { migrateCommand } from "./migrate-command.js"
 import { pushCommand } from "./push-command.js"
+import { resyncCommand } from "./resync-command.js"
 import { simulateCommand } from "./simulate-command.js"
 import { serveCommand } from "./serve-command.js"
 import { statusCommand } from "./status-command.js"
@@ -31,6 +32,7 @@ export const shopsync = Command.make("shopsync").pipe(
     syncCommand,
     backfillCommand,
     verifyCommand,
+    resyncCommand,
     pushCommand,
     migrateCommand,
     statusCommand,

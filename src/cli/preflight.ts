@@ -14,6 +14,7 @@ const NEEDS: Readonly<Record<string, ReadonlyArray<Effect.Effect<unknown, Config
   sync: [storeSettingsConfig, fullPassConfig, marketingSettingsOption],
   backfill: [storeSettingsConfig, fullPassConfig],
   verify: [storeSettingsConfig],
+  resync: [storeSettingsConfig],
   push: [marketingSettingsConfig, storeIdConfig],
   status: [storeIdConfig],
   migrate: [],

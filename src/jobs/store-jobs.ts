@@ -3,13 +3,14 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import { fullPassConfig, type MarketingSettings, type StoreSettings } from "../config/settings.js"
 import { Outbox, OutboxLive } from "../contacts/outbox.js"
 import { enqueueContacts, type EnqueueResult, pushContacts } from "../contacts/push.js"
-import { runSync, type RunSummary, type SyncRequest } from "../sync/engine.js"
+import { runSync, type RunSummary, storeDailyTotals, type SyncRequest } from "../sync/engine.js"
 import { RunLockHeld, type SyncFailed } from "../sync/errors.js"
 import { runVerify, type VerifyRequest } from "../sync/reconcile/verify.js"
 import { Runs } from "../sync/runs.js"
 import { SyncState } from "../sync/state.js"
 import { Loader } from "../warehouse/loader.js"
 import { Inbox, InboxLive } from "../webhooks/inbox.js"
+import { resyncOne, type ResyncResource } from "../webhooks/resync.js"
 import { applyAllPending, type PassOptions, supervisedWorker } from "../webhooks/worker.js"
 import { marketingLayer, MigratedWarehouse, storeClientLayer, storeWarehouse, syncLayer } from "./layers.js"
 import { type PushGaveUp, type Pushed, pushed } from "./report.js"
@@ -124,6 +125,17 @@ export class StoreJobs extends Effect.Service<StoreJobs>()("shopsync/StoreJobs",
       backfill: (target: StoreTarget, job: StoreJob) => run(target, job, "none"),
       verify,
       push,
+      /**
+       * `shopsync resync`: each document read again by id from the store (webhooks/resync.ts), then the daily sums.
+       * Without the run lock, as a webhook delivery: a merge of one document waits for any other of it.
+       */
+      resync: (target: StoreTarget, resource: ResyncResource, ids: ReadonlyArray<number>) =>
+        Effect.forEach(ids, (id) => resyncOne(target.storeId, resource, id)).pipe(
+          Effect.tap(storeDailyTotals),
+          Effect.withSpan("StoreJobs.resync", { attributes: { "shopsync.store": target.storeId, "shopsync.resource": resource } }),
+          Effect.provide(inboxLayer(target)),
+          Effect.provide(context)
+        ),
       /** Empties a store's rows, cursors and outbox: the demo's store starts empty each time. */
       reset: (storeId: string) =>
         Effect.all([Effect.flatMap(Loader, (l) => l.reset), Effect.flatMap(SyncState, (s) => s.reset), Effect.flatMap(Outbox, (o) => o.reset(storeId))], { discard: true })

@@ -23,6 +23,8 @@ export interface Applied {
 }
 
 type Table = "orders" | "customers" | "products"
+/** The resources a topic names (order, customer, product): what a delivery or `shopsync resync` loads by id. */
+export type DocumentResource = keyof typeof KINDS
 /** Per resource of a topic: its table, its load kind and the schema its documents must fit. */
 const KINDS = {
   order: { table: "orders", kind: "orders", schema: Order },
@@ -147,7 +149,7 @@ const confirmWithStore = (storeId: string, resource: keyof typeof KINDS, doc: Re
   )))
 
 /** Loads the store's current document `id`, or runs `gone` when the store answers 404. */
-const fromStore = <R>(storeId: string, resource: keyof typeof KINDS, id: number, gone: Effect.Effect<Applied, SqlError, R>) =>
+export const fromStore = <R>(storeId: string, resource: keyof typeof KINDS, id: number, gone: Effect.Effect<Applied, SqlError, R>) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
     const current = yield* store.get(`/${KINDS[resource].table}/${id}`, {}, Schema.Unknown).pipe(
@@ -161,7 +163,7 @@ const fromStore = <R>(storeId: string, resource: keyof typeof KINDS, id: number,
   })
 
 /** The store no longer has it (404): its row is marked deleted, an order's refunds with it. */
-const markDeleted = (resource: keyof typeof KINDS, table: Table, id: number) =>
+export const markDeleted = (resource: keyof typeof KINDS, table: Table, id: number) =>
   Effect.gen(function*() {
     const live = yield* LiveRows
     yield* live.markDeleted(table, [id])
