@@ -3,6 +3,7 @@ import type { OutboxCounts, OutboxProblem } from "../contacts/outbox.js"
 import type { RecentRun } from "../sync/runs.js"
 import type { HeldRow } from "../warehouse/quarantine.js"
 import { salesChart } from "./chart.js"
+import { addDays, CHART_DAYS, daysBetween, MAX_CHART_DAYS } from "./chart-range.js"
 import { formatAmount, type Html, html } from "./html.js"
 import type { SalesWindow } from "./sales.js"
 import type { Health, StreamHealth } from "./stream-health.js"
@@ -58,11 +59,22 @@ const summary = (r: StatusReport): Html => {
   ]}</section>`
 }
 
+/** Links to the windows before and after this one (same length) and back to the default; relative, so they keep the page's path. */
+const salesNavigation = (sales: SalesWindow): Html => {
+  const span = daysBetween(sales.first, sales.last)
+  const link = (from: string, to: string, text: string) => html`<a href="?from=${from}&amp;to=${to}">${text}</a>`
+  return html`<nav class="range" aria-label="Chart range">${link(addDays(sales.first, -span), addDays(sales.first, -1), `← ${span} days before`)} · ${
+    link(addDays(sales.last, 1), addDays(sales.last, span), `${span} days after →`)}${sales.chosen ? html` · <a href="?">the last ${CHART_DAYS} days with sales</a>` : ""}</nav>`
+}
+
 const salesSection = (sales: SalesWindow): Html => {
   const charts = sales.currencies.map((c) =>
     html`<figure class="chart" data-currency="${c.currency}"><figcaption><span class="currency">${c.currency}</span> net sales: <strong class="total" data-total="${c.total}">${formatAmount(c.total)} ${c.currency}</strong> <span class="muted">over ${c.days.length} days with sales, ${c.orders} orders</span></figcaption>${salesChart(c, sales.first, sales.last)}</figure>`)
   const empty = html`<p class="empty">No sales from ${sales.first} to ${sales.last}${sales.latestDay === null ? "" : html` (the latest day with sales is ${sales.latestDay})`}.</p>`
-  return html`<section id="sales"><h2>Daily net sales, last 90 days</h2><p class="muted">From ${sales.first} to ${sales.last}, per store-local day: orders minus refunds (analytics.daily_net_sales).</p>${charts.length === 0 ? empty : charts}</section>`
+  const which = sales.chosen
+    ? `the range the URL sets (?from=${sales.first}&to=${sales.last})`
+    : sales.latestDay === null ? `the last ${CHART_DAYS} days (no sales yet)` : `the last ${CHART_DAYS} days with sales, to ${sales.latestDay}`
+  return html`<section id="sales" data-first="${sales.first}" data-last="${sales.last}"><h2>Daily net sales, ${sales.first} to ${sales.last}</h2><p class="muted">${which}; per store-local day: orders minus refunds (analytics.daily_net_sales). Any other range: <code>?from=YYYY-MM-DD&amp;to=YYYY-MM-DD</code>, at most ${MAX_CHART_DAYS} days.</p>${salesNavigation(sales)}${charts.length === 0 ? empty : charts}</section>`
 }
 
 const streamRow = (s: StreamHealth) => [
