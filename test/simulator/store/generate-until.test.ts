@@ -19,8 +19,8 @@ describe("store simulator: data ending at an instant", () => {
       ...data.refunds.map((r) => r.created),
       ...data.customers.flatMap((c) => [c.created, c.modified]),
       ...data.products.flatMap((p) => [p.created, p.modified]),
-      ...data.reviews.map((r) => r.created),
-      ...data.notes.map((n) => n.created)
+      ...(data.reviews ?? []).map((r) => r.created),
+      ...(data.notes ?? []).map((n) => n.created)
     ]
     expect(Math.max(...instants)).toBeLessThan(NOW)
     expect(data.refunds.length).toBeGreaterThan(100)
