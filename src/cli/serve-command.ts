@@ -11,6 +11,7 @@ import { listenerLayer } from "../server/listener.js"
 import { PrometheusMetricsLive } from "../server/metrics.js"
 import { serveAdminRouter, serveWebhookRouter } from "../server/router.js"
 import { ServeState, ServeStateLive } from "../server/serve-state.js"
+import { WebhookRejections, WebhookRejectionsLive } from "../server/webhook-rejections.js"
 import { storeClientLayer } from "../jobs/layers.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { migrate } from "../warehouse/migrate.js"
@@ -33,7 +34,7 @@ const serve = (admin: AdminSettings, token: Option.Option<Redacted.Redacted<stri
     `serve: listening on http://${host}:${port}: webhook deliveries POST /webhooks/store (or /webhooks/store/${settings.storeId}), ` +
       `health GET /healthz; background sync every ${Duration.format(Duration.millis(syncEveryMs))}`
   )
-  yield* serveAdmin(admin, token, serveAdminRouter(yield* Inbox), "status page GET /, metrics GET /metrics, health with reasons GET /healthz")
+  yield* serveAdmin(admin, token, serveAdminRouter(yield* Inbox, yield* WebhookRejections), "status page GET /, metrics GET /metrics, health with reasons GET /healthz")
   const state = yield* ServeState
   yield* Effect.forkScoped(supervisedWorker(settings.storeId, pusher, state.inboxWorkerUp))
   yield* Effect.forkScoped(backgroundSync({ storeId: settings.storeId, settings, marketing: Option.none() }, pusher))
@@ -52,6 +53,7 @@ const serveLayer = Effect.gen(function*() {
     ServeStateLive(settings.storeId, syncEveryMs),
     InboxSignalLive,
     PrometheusMetricsLive,
+    WebhookRejectionsLive({ tagStore: false }),
     Layer.mergeAll(InboxLive, StoreJobs.Default).pipe(Layer.provideMerge(DatabaseLive))
   )
 })

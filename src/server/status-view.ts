@@ -8,6 +8,7 @@ import { formatAmount, type Html, html } from "./html.js"
 import type { SalesWindow } from "./sales.js"
 import type { Health, StreamHealth } from "./stream-health.js"
 import { STATUS_CSS } from "./status-style.js"
+import { REJECTIONS } from "./webhook-rejections.js"
 import type { WebhookSummary } from "./webhook-summary.js"
 
 /** Everything the status page shows, read at request time. */
@@ -53,7 +54,8 @@ const summary = (r: StatusReport): Html => {
       failing.length > 0 ? "bad" : streams.length === 0 ? "neutral" : "good"),
     card("Last successful sync", lastSuccess === 0 ? "never" : `${new Date(lastSuccess * 1000).toISOString().slice(0, 19).replace("T", " ")} UTC`,
       "the latest stream to finish", lastSuccess === 0 ? "bad" : "neutral"),
-    card("Webhooks waiting", r.webhooks.pending, `${r.webhooks.applied} applied, ${r.webhooks.rejected} rejected`, r.webhooks.pending > 0 ? "neutral" : "good"),
+    card("Webhooks waiting", r.webhooks.pending, `${r.webhooks.applied} applied, ${r.webhooks.failed} failed, ${rejectedTotal(r.webhooks)} rejected since start`,
+      rejectedTotal(r.webhooks) > 0 ? "bad" : r.webhooks.pending > 0 ? "neutral" : "good"),
     card("Quarantined records", r.held.length, "documents set aside", r.held.length > 0 ? "bad" : "good"),
     card("Contacts to push", r.outbox.pending, `${r.outbox.failed} failed, ${r.outbox.quarantined} quarantined`, r.outbox.failed > 0 ? "bad" : "good")
   ]}</section>`
@@ -99,9 +101,18 @@ const runsSection = (runs: ReadonlyArray<RecentRun>) =>
     runs.map((r) => [r.run, r.command, html`<span class="run-${r.status}">${r.outcome}</span>`, r.started, r.seconds, r.rows, r.requests, r.error])
   )}</section>`
 
+const rejectedTotal = (w: WebhookSummary) => w.rejected.reduce((n, r) => n + r.count, 0)
+
+/** The inbox's figures, then what the listener refused (never stored, so only this process knows): per cause, with the fix. */
 const webhooksSection = (w: WebhookSummary) =>
-  html`<section id="webhooks"><h2>Webhook deliveries</h2>${table(["received", "applied", "rejected", "waiting", "last received"],
-    [[w.received, w.applied, w.rejected, w.pending, w.lastReceivedAt ?? "never"]])}</section>`
+  html`<section id="webhooks"><h2>Webhook deliveries</h2>${table(["received", "applied", "failed", "waiting", "last received"],
+    [[w.received, w.applied, w.failed, w.pending, w.lastReceivedAt ?? "never"]])}<h3>Rejected since this process started</h3>${
+    w.rejected.length === 0
+      ? html`<p class="empty">None: every delivery that reached the listener was signed and stored.</p>`
+      : html`<p class="muted">Refused before the inbox (shopsync_webhook_rejections_total on /metrics).</p><table class="rejections"><thead><tr><th>cause</th><th>deliveries</th><th>what to do</th></tr></thead><tbody>${
+        w.rejected.map((r) => html`<tr data-cause="${r.cause}"><td>${REJECTIONS[r.cause].what}</td><td class="count">${r.count}</td><td>${REJECTIONS[r.cause].fix}</td></tr>`)
+      }</tbody></table>`
+  }</section>`
 
 const contactsSection = (counts: OutboxCounts, problems: ReadonlyArray<OutboxProblem>) =>
   html`<section id="contacts"><h2>Marketing contacts</h2>${table(["pending", "sent", "failed", "quarantined", "oldest pending for"],
