@@ -69,8 +69,8 @@ const WINDOW = Duration.minutes(1)
 const SWEEP = Duration.seconds(5)
 
 interface Tally {
-  /** When this cause was last logged (epoch ms). */
-  readonly loggedAt: number
+  /** When this cause was last logged (epoch ms; undefined: never). */
+  readonly loggedAt: number | undefined
   readonly unlogged: number
   /** The latest detail given (an error's text), shown with the next line. */
   readonly detail: string | undefined
@@ -104,13 +104,13 @@ export const WebhookRejectionsLive = (options: { readonly tagStore: boolean }) =
     // serve exports every cause from the start, at 0 (a worker's series appear with their store's first rejection).
     if (!options.tagStore) yield* Effect.forEach(RejectionCause.literals, (cause) => Metric.value(series(cause, "")), { discard: true })
 
-    /** The count to log for `cause` now (0: not yet, its last line is under WINDOW old), with the tally after. */
+    /** The tally to log for `cause` now (undefined: nothing, or its last line is under WINDOW old), counting `added` more. */
     const due = (now: number, cause: RejectionCause, added: number, detail: string | undefined) =>
       Ref.modify(tallies, (held): readonly [Tally | undefined, Map<RejectionCause, Tally>] => {
         const was = held.get(cause)
-        const tally: Tally = { loggedAt: was?.loggedAt ?? 0, unlogged: (was?.unlogged ?? 0) + added, detail: detail ?? was?.detail }
-        const ready = tally.unlogged > 0 && (was === undefined || now - tally.loggedAt >= Duration.toMillis(WINDOW))
-        return [ready ? tally : undefined, new Map(held).set(cause, ready ? { loggedAt: now, unlogged: 0, detail: undefined } : tally)]
+        const tally: Tally = { loggedAt: was?.loggedAt, unlogged: (was?.unlogged ?? 0) + added, detail: detail ?? was?.detail }
+        const ready = tally.unlogged > 0 && (tally.loggedAt === undefined || now - tally.loggedAt >= Duration.toMillis(WINDOW))
+        return ready ? [tally, new Map(held).set(cause, { loggedAt: now, unlogged: 0, detail: undefined })] : [undefined, added > 0 ? new Map(held).set(cause, tally) : held]
       })
 
     const record = (cause: RejectionCause, storeId: string, detail?: string) =>
