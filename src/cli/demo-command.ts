@@ -22,7 +22,7 @@ const STORE_ID = "demo"
 const orders = Options.integer("orders").pipe(Options.withPseudoName("COUNT"), Options.withDescription("orders in the generated demo store (default: 2000)"), Options.withDefault(2000))
 const DEMO_DAYS = 45
 const DEMO_TIMEZONE = "America/New_York"
-const until = untilOption(String(DEMO_DAYS))
+const until = untilOption(DEMO_DAYS)
 const seed = Options.integer("seed").pipe(Options.withPseudoName("NUMBER"), Options.withDescription("generator seed (default: 7)"), Options.withDefault(7))
 
 /** The simulators load only when the demo runs: every other command starts without them (about 30 MB less). */

@@ -35,7 +35,7 @@ const latencyKnee = Options.text("latency-knee").pipe(Options.withPseudoName("BA
   Options.withDescription('a latency that grows with load, e.g. "100ms,4,50ms": 100 ms a request, 50 ms more per request in flight beyond 4'),
   Options.optional
 )
-const until = untilOption("366")
+const until = untilOption(366)
 const noStoreWideRefunds = Options.boolean("no-store-wide-refunds").pipe(
   Options.withDescription("answer GET /refunds with 404, like stores older than 9.0")
 )

@@ -2,12 +2,12 @@ import { Options } from "@effect/cli"
 import { Data, Effect, Option } from "effect"
 
 /** --until of `simulate store` and `demo`: the generated data ends then instead of in the past. */
-export const untilOption = (days: string) =>
+export const untilOption = (days: number) =>
   Options.text("until").pipe(
     Options.withPseudoName("today|YYYY-MM-DD"),
     Options.withDescription(
       `the generated orders fill the ${days} days ending that day, in the store's timezone, and nothing happens after it ` +
-        "(today: up to now, so a status page shows a live chart); default: the data of 2024"
+        `(today: up to now, so a status page shows a live chart); default: the ${days} days from 2024-01-01`
     ),
     Options.optional
   )
