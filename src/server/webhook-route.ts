@@ -49,6 +49,8 @@ export interface Refused extends Refusal {
   readonly _tag: "Refused"
   readonly status: number
   readonly countedAs: string
+  /** What the log line may add (an error's text), never the client's input. */
+  readonly detail?: string
 }
 
 /** What differs between `serve` (one store, one secret) and a worker (every registered store, each its secret). */
@@ -86,7 +88,7 @@ export const deliveryIntake = <R1, R2>(options: IntakeOptions<R1, R2>) =>
         Effect.zipRight(outcome === undefined ? Effect.void : options.count(outcome, countedAs)),
         Effect.as(response)
       )
-    if (target._tag === "Refused") return yield* refuse(target.cause, answer(target.status, { error: target.error }))
+    if (target._tag === "Refused") return yield* refuse(target.cause, answer(target.status, { error: target.error }), undefined, target.detail)
     const { storeId } = target
     const raw = yield* limitedBody(request, MAX_BODY_BYTES)
     // The rest of the body is left unread: the connection closes with the answer.

@@ -59,7 +59,7 @@ const target = (secrets: WebhookSecrets["Type"]) => (id: string | undefined): Ef
     }
     const found = yield* secrets.lookup(id, false)
     if (found._tag === "Unreadable") {
-      return { _tag: "Refused", status: 503, cause: "secret_unreadable", error: "the store registry is not available; send again later", countedAs: UNREGISTERED } satisfies Refused
+      return { _tag: "Refused", status: 503, cause: "secret_unreadable", error: "the store registry is not available; send again later", countedAs: UNREGISTERED, detail: found.reason } satisfies Refused
     }
     if (found._tag === "Unknown") {
       return { _tag: "Target", storeId: id, countedAs: UNREGISTERED, verify: () => Effect.succeed<Refusal | undefined>({ cause: "signature", error: WRONG_SIGNATURE }) } satisfies DeliveryTarget
