@@ -1,15 +1,19 @@
 import { Command, Options } from "@effect/cli"
 import * as SqlClient from "@effect/sql/SqlClient"
-import { ConfigProvider, Data, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Clock, ConfigProvider, Data, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { marketingSettingsConfig } from "../config/settings.js"
 import { STREAMS } from "../sync/catalogue.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { StoreJobs, verdict } from "../jobs/store-jobs.js"
 import { printSummary, reportPush } from "./summary.js"
 import { formatTable } from "../jobs/table.js"
+import { endsAtOption, untilOption } from "./until-option.js"
 
 const STORE_ID = "demo"
 const orders = Options.integer("orders").pipe(Options.withPseudoName("COUNT"), Options.withDescription("orders in the generated demo store (default: 2000)"), Options.withDefault(2000))
+const DEMO_DAYS = 45
+const DEMO_TIMEZONE = "America/New_York"
+const until = untilOption(DEMO_DAYS)
 const seed = Options.integer("seed").pipe(Options.withPseudoName("NUMBER"), Options.withDescription("generator seed (default: 7)"), Options.withDefault(7))
 
 /** The simulators load only when the demo runs: every other command starts without them (about 30 MB less). */
@@ -53,11 +57,13 @@ const dailyNetSalesTable = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   Effect.orDie
 )
 
-export const demoCommand = Command.make("demo", { orders, seed }, (o) =>
+export const demoCommand = Command.make("demo", { orders, seed, until }, (o) =>
   Effect.gen(function*() {
-    const { dailyNetSales, startMarketingSimulator, startStoreSimulator } = yield* simulators
+    const { dailyNetSales, endOfUntil, SiteTime, startMarketingSimulator, startStoreSimulator } = yield* simulators
+    const now = yield* Clock.currentTimeMillis
+    const ends = yield* endsAtOption(o.until, (text) => endOfUntil(text, new SiteTime(DEMO_TIMEZONE), now))
     const sim = yield* Effect.acquireRelease(
-      Effect.promise(() => startStoreSimulator({ data: { seed: o.seed, orders: o.orders, days: 45 }, timezone: "America/New_York" })),
+      Effect.promise(() => startStoreSimulator({ data: { seed: o.seed, orders: o.orders, days: DEMO_DAYS, ...ends }, timezone: DEMO_TIMEZONE })),
       (s) => Effect.promise(() => s.close())
     )
     yield* Effect.logInfo(`demo: store simulator with ${o.orders} orders at ${sim.url}`)

@@ -11,6 +11,7 @@ import { listenerLayer } from "../server/listener.js"
 import { PrometheusMetricsLive } from "../server/metrics.js"
 import { serveAdminRouter, serveWebhookRouter } from "../server/router.js"
 import { ServeState, ServeStateLive } from "../server/serve-state.js"
+import { WebhookRejections, WebhookRejectionsLive } from "../server/webhook-rejections.js"
 import { storeClientLayer } from "../jobs/layers.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { Inbox, InboxLive } from "../webhooks/inbox.js"
@@ -31,7 +32,7 @@ const serve = (admin: AdminSettings, token: Option.Option<Redacted.Redacted<stri
     `serve: listening on http://${host}:${port}: webhook deliveries POST /webhooks/store (or /webhooks/store/${settings.storeId}), ` +
       `health GET /healthz; background sync every ${Duration.format(Duration.millis(syncEveryMs))}`
   )
-  yield* serveAdmin(admin, token, serveAdminRouter(yield* Inbox), "status page GET /, metrics GET /metrics, health with reasons GET /healthz")
+  yield* serveAdmin(admin, token, serveAdminRouter(yield* Inbox, yield* WebhookRejections), "status page GET /, metrics GET /metrics, health with reasons GET /healthz")
   const state = yield* ServeState
   const target = { storeId: settings.storeId, settings, marketing: Option.none() }
   yield* Effect.forkScoped((yield* StoreJobs).inboxWorker(target, pusher, state.inboxWorkerUp))
@@ -51,6 +52,7 @@ const serveLayer = Effect.gen(function*() {
     ServeStateLive(settings.storeId, syncEveryMs),
     InboxSignalLive,
     PrometheusMetricsLive,
+    WebhookRejectionsLive({ tagStore: false }),
     Layer.mergeAll(InboxLive, StoreJobs.Default).pipe(Layer.provideMerge(DatabaseLive))
   )
 })
@@ -74,7 +76,8 @@ export const serveCommand = Command.make("serve", {}, () => start).pipe(
       "503 when the warehouse does not answer, the inbox worker is not running, the oldest pending delivery waited over 10 minutes, " +
       "or no scheduled sync finished for three intervals (the status only: the reason is on the admin listener). A second, " +
       "admin listener on SHOPSYNC_ADMIN_HOST (default 127.0.0.1) and SHOPSYNC_ADMIN_PORT (default 8788) serves GET / (a status " +
-      "page: streams, runs, webhook deliveries, quarantine, 90 days of daily net sales; e-mail addresses masked), GET /metrics " +
+      "page: streams, runs, webhook deliveries and the ones rejected per cause, quarantine, daily net sales over the 90 days ending at the " +
+      "last day with sales or ?from=YYYY-MM-DD&to=YYYY-MM-DD; e-mail addresses masked), GET /metrics " +
       "(Prometheus text) and GET /healthz with its reason; off loopback it needs SHOPSYNC_ADMIN_TOKEN (or SHOPSYNC_ADMIN_TOKEN_FILE) " +
       "as Authorization: Bearer, and serve refuses to start without one. SIGTERM: new deliveries get " +
       "503, the one being applied finishes, exit 143; the next start applies what is left in the inbox."

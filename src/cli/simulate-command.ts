@@ -1,5 +1,6 @@
 import { Command, Options } from "@effect/cli"
-import { Effect, Option } from "effect"
+import { Clock, Effect, Option } from "effect"
+import { endsAtOption, untilOption } from "./until-option.js"
 
 const port = Options.integer("port").pipe(Options.withPseudoName("PORT"), Options.withDescription("port to listen on (default: a free one)"), Options.optional)
 const seed = Options.integer("seed").pipe(Options.withPseudoName("NUMBER"), Options.withDescription("generator seed: the same seed gives the same store (default: 1)"), Options.withDefault(1))
@@ -34,6 +35,7 @@ const latencyKnee = Options.text("latency-knee").pipe(Options.withPseudoName("BA
   Options.withDescription('a latency that grows with load, e.g. "100ms,4,50ms": 100 ms a request, 50 ms more per request in flight beyond 4'),
   Options.optional
 )
+const until = untilOption(366)
 const noStoreWideRefunds = Options.boolean("no-store-wide-refunds").pipe(
   Options.withDescription("answer GET /refunds with 404, like stores older than 9.0")
 )
@@ -52,16 +54,24 @@ const forbiddenRoutes = prefixes("forbidden-routes", 'route prefixes the key may
 const storeSimulator = Effect.promise(() => import("../simulator/store/index.js"))
 const marketingSimulator = Effect.promise(() => import("../simulator/marketing/index.js"))
 
+/** "created from DAY to DAY" (store-local) of the orders' creation instants, so a user sees which dates the data covers. */
+const createdSpan = (created: ReadonlyArray<number>, site: { local: (utc: number) => string }) =>
+  created.length === 0
+    ? ""
+    : `created from ${site.local(created.reduce((a, b) => Math.min(a, b))).slice(0, 10)} to ${site.local(created.reduce((a, b) => Math.max(a, b))).slice(0, 10)}`
+
 /** Holds a server open until the process is interrupted (Ctrl-C / SIGTERM). */
 const serveUntilInterrupted = (close: () => Promise<void>) =>
   Effect.acquireRelease(Effect.void, () => Effect.promise(close)).pipe(Effect.zipRight(Effect.never), Effect.scoped)
 
 const storeCommand = Command.make(
   "store",
-  { port, seed, orders, customers, products, timezone, faults, rateLimit: storeRateLimit, burst, rateLimitHeaders, latencyKnee, noStoreWideRefunds, disabledRoutes, forbiddenRoutes },
+  { port, seed, orders, customers, products, timezone, until, faults, rateLimit: storeRateLimit, burst, rateLimitHeaders, latencyKnee, noStoreWideRefunds, disabledRoutes, forbiddenRoutes },
   (o) =>
     Effect.gen(function*() {
-      const { parseFaultSpec, parseLatencyKnee, startStoreSimulator } = yield* storeSimulator
+      const { endOfUntil, parseFaultSpec, parseLatencyKnee, SiteTime, startStoreSimulator } = yield* storeSimulator
+      const now = yield* Clock.currentTimeMillis
+      const ends = yield* endsAtOption(o.until, (text) => endOfUntil(text, new SiteTime(o.timezone), now))
       const sim = yield* Effect.promise(() =>
         startStoreSimulator({
           ...(Option.isSome(o.port) ? { port: o.port.value } : {}),
@@ -78,6 +88,7 @@ const storeCommand = Command.make(
           data: {
             seed: o.seed,
             orders: o.orders,
+            ...ends,
             ...(Option.isSome(o.customers) ? { customers: o.customers.value } : {}),
             ...(Option.isSome(o.products) ? { products: o.products.value } : {})
           }
@@ -85,7 +96,7 @@ const storeCommand = Command.make(
       )
       process.stdout.write(
         `store simulator listening\n  STORE_API_URL=${sim.url}\n  STORE_CONSUMER_KEY=ck_demo\n  STORE_CONSUMER_SECRET=cs_demo\n` +
-          `(${o.orders} orders, timezone ${o.timezone}; Ctrl-C to stop)\n`
+          `(${o.orders} orders ${createdSpan(sim.state.orders.map((r) => r.created), new SiteTime(o.timezone))}, timezone ${o.timezone}; Ctrl-C to stop)\n`
       )
       yield* serveUntilInterrupted(() => sim.close())
     })

@@ -14,6 +14,7 @@ import { adminSettingsConfig, type AdminSettings, databaseUrlConfig, httpListenC
 import { loadAdminToken, serveAdmin } from "../server/admin-listener.js"
 import { type BodyBudget, listenerLayer } from "../server/listener.js"
 import { type PrometheusMetrics, PrometheusMetricsLive } from "../server/metrics.js"
+import { WebhookRejectionsLive } from "../server/webhook-rejections.js"
 import { WebhookSecretsLive } from "../server/webhook-secrets.js"
 import { workerRouter } from "../server/worker-router.js"
 import { type Inbox, InboxLive } from "../webhooks/inbox.js"
@@ -46,7 +47,7 @@ const ShardLogLive = Layer.scopedDiscard(Effect.gen(function*() {
 
 /** The layers of a runner with its stores, on the work pool; the HTTP server is outside them (it outlives them). */
 const workerLayers = (options: { runner: string; concurrency: number; clusterSql: ReturnType<typeof workerPools>["clusterSql"] }) =>
-  Layer.mergeAll(WebhookSecretsLive, InboxLive, PrometheusMetricsLive).pipe(
+  Layer.mergeAll(WebhookSecretsLive, InboxLive, PrometheusMetricsLive, WebhookRejectionsLive({ tagStore: true })).pipe(
     Layer.provideMerge(ShardLogLive.pipe(
       Layer.provideMerge(workerLayer({ clusterSql: options.clusterSql, concurrency: options.concurrency })),
       Layer.provide(RegistryDirectoryLive(options.runner).pipe(Layer.provide(StoreJobs.Default)))

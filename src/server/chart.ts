@@ -16,7 +16,8 @@ const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
 
 const dayIndex = (first: string, day: string) => Math.round((Date.parse(`${day}T00:00:00Z`) - Date.parse(`${first}T00:00:00Z`)) / DAY_MS)
 const dayAt = (first: string, index: number) => new Date(Date.parse(`${first}T00:00:00Z`) + index * DAY_MS)
-const shortDate = (d: Date) => `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`
+/** A date axis label; with the year when the window crosses one (a chosen range may span three). */
+const shortDate = (d: Date, withYear: boolean) => `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}${withYear ? ` ${d.getUTCFullYear()}` : ""}`
 
 /** A step of 1, 2 or 5 times a power of ten giving about `count` intervals over `span`. */
 const niceStep = (span: number, count: number) => {
@@ -59,9 +60,10 @@ const xAxis = (first: string, slots: number): Html => {
   const every = Math.max(1, Math.round(slots / 9))
   const marks = Array.from({ length: Math.ceil(slots / every) }, (_, i) => i * every)
   const base = MARGIN.top + PLOT_H
+  const withYear = dayAt(first, 0).getUTCFullYear() !== dayAt(first, slots - 1).getUTCFullYear()
   return html`<g class="axis x-axis"><line x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${base}" y2="${base}"/>${marks.map((i) => {
     const x = (MARGIN.left + (i + 0.5) * slot).toFixed(1)
-    return html`<line x1="${x}" x2="${x}" y1="${base}" y2="${base + 4}"/><text x="${x}" y="${base + 18}" text-anchor="middle">${shortDate(dayAt(first, i))}</text>`
+    return html`<line x1="${x}" x2="${x}" y1="${base}" y2="${base + 4}"/><text x="${x}" y="${base + 18}" text-anchor="middle">${shortDate(dayAt(first, i), withYear)}</text>`
   })}</g>`
 }
 

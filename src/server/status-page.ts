@@ -1,12 +1,13 @@
-import { HttpRouter, HttpServerResponse } from "@effect/platform"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type * as SqlClient from "@effect/sql/SqlClient"
-import { Cause, Effect, Layer } from "effect"
+import { Cause, Effect, Either, Layer } from "effect"
 import { storeIdConfig } from "../config/settings.js"
 import { Outbox, OutboxLive } from "../contacts/outbox.js"
 import { errorText } from "../sync/errors.js"
 import { Runs, RunsLive } from "../sync/runs.js"
 import { SyncStateLive } from "../sync/state.js"
 import { Quarantine, QuarantineLive } from "../warehouse/quarantine.js"
+import { type ChartRequest, parseChartRequest } from "./chart-range.js"
 import { html } from "./html.js"
 import { salesWindow } from "./sales.js"
 import { streamHealth } from "./stream-health.js"
@@ -25,7 +26,7 @@ export const PAGE_HEADERS = {
 const storeLayers = (storeId: string) => Layer.mergeAll(SyncStateLive(storeId), RunsLive(storeId), QuarantineLive(storeId), OutboxLive)
 
 /** Reads everything the page shows, from the warehouse (and the inbox through `webhooks`). */
-export const statusReport = (storeId: string, webhooks: Effect.Effect<WebhookSummary>) =>
+export const statusReport = (storeId: string, webhooks: Effect.Effect<WebhookSummary>, chart: ChartRequest) =>
   Effect.gen(function*() {
     const outbox = yield* Outbox
     const quarantine = yield* Quarantine
@@ -38,7 +39,7 @@ export const statusReport = (storeId: string, webhooks: Effect.Effect<WebhookSum
       outbox: yield* outbox.counts(storeId),
       problems: yield* outbox.problems(storeId),
       webhooks: yield* webhooks,
-      sales: yield* salesWindow(storeId)
+      sales: yield* salesWindow(storeId, chart)
     } satisfies StatusReport
   }).pipe(Effect.provide(storeLayers(storeId)))
 
@@ -46,9 +47,27 @@ export const unavailablePage = (why: string) =>
   html`<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>shopsync · warehouse unavailable</title></head>
 <body><h1>The warehouse cannot be read</h1><p>${why}</p><p>The page shows the store's state again once the database answers.</p></body></html>`
 
-/** The status page of store `storeId`; 503 with the reason when the warehouse does not answer. */
+/** A query the chart cannot draw: 400 with the problem, and the way back to the default. */
+const badRangePage = (problem: string) =>
+  html`<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>shopsync · bad chart range</title></head>
+<body><h1>The chart's range cannot be drawn</h1><p class="problem">${problem}.</p><p><a href="?">The last days with sales</a></p></body></html>`
+
+/** The request's query, as the chart reads it. */
+const chartRequest = Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
+  parseChartRequest(new URL(request.url, "http://page").searchParams))
+
+/**
+ * The status page of store `storeId`, its chart over the range the query asks for (400 when it cannot be drawn);
+ * 503 with the reason when the warehouse does not answer.
+ */
 export const storePageResponse = (storeId: string, webhooks: Effect.Effect<WebhookSummary>) =>
-  Effect.map(statusReport(storeId, webhooks), (report) =>
+  Effect.flatMap(chartRequest, Either.match({
+    onLeft: (problem) => Effect.succeed(HttpServerResponse.html(badRangePage(problem).text).pipe(HttpServerResponse.setStatus(400), HttpServerResponse.setHeaders(PAGE_HEADERS))),
+    onRight: (chart) => reportResponse(storeId, webhooks, chart)
+  }))
+
+const reportResponse = (storeId: string, webhooks: Effect.Effect<WebhookSummary>, chart: ChartRequest) =>
+  Effect.map(statusReport(storeId, webhooks, chart), (report) =>
     HttpServerResponse.html(statusPage(report).text).pipe(HttpServerResponse.setHeaders(PAGE_HEADERS))).pipe(
     // The repositories die on what they cannot read (a stopped database too): every cause gets the 503 page.
     Effect.catchAllCause((cause) =>

@@ -33,5 +33,6 @@ svg.sales-chart .axis-title { font-size: 12px; font-weight: 600; fill: #1f2328; 
 svg.sales-chart line { stroke: var(--line); } svg.sales-chart line.zero, svg.sales-chart .x-axis line { stroke: #8c959f; }
 svg.sales-chart .bar { fill: var(--bar); } svg.sales-chart .bar.negative { fill: var(--bad); }
 svg.sales-chart .bar:hover { opacity: .75; }
+nav.range { margin: 0 0 12px; font-size: 13px; }
 details { margin-top: 12px; } summary { cursor: pointer; color: var(--muted); }
 `)

@@ -3,10 +3,12 @@ import type { OutboxCounts, OutboxProblem } from "../contacts/outbox.js"
 import type { RecentRun } from "../sync/runs.js"
 import type { HeldRow } from "../warehouse/quarantine.js"
 import { salesChart } from "./chart.js"
+import { addDays, CHART_DAYS, daysBetween, MAX_CHART_DAYS } from "./chart-range.js"
 import { formatAmount, type Html, html } from "./html.js"
 import type { SalesWindow } from "./sales.js"
 import type { Health, StreamHealth } from "./stream-health.js"
 import { STATUS_CSS } from "./status-style.js"
+import { REJECTIONS } from "./webhook-rejections.js"
 import type { WebhookSummary } from "./webhook-summary.js"
 
 /** Everything the status page shows, read at request time. */
@@ -52,17 +54,29 @@ const summary = (r: StatusReport): Html => {
       failing.length > 0 ? "bad" : streams.length === 0 ? "neutral" : "good"),
     card("Last successful sync", lastSuccess === 0 ? "never" : `${new Date(lastSuccess * 1000).toISOString().slice(0, 19).replace("T", " ")} UTC`,
       "the latest stream to finish", lastSuccess === 0 ? "bad" : "neutral"),
-    card("Webhooks waiting", r.webhooks.pending, `${r.webhooks.applied} applied, ${r.webhooks.rejected} rejected`, r.webhooks.pending > 0 ? "neutral" : "good"),
+    card("Webhooks waiting", r.webhooks.pending, `${r.webhooks.applied} applied, ${r.webhooks.failed} failed, ${rejectedTotal(r.webhooks)} rejected since start`,
+      rejectedTotal(r.webhooks) > 0 ? "bad" : r.webhooks.pending > 0 ? "neutral" : "good"),
     card("Quarantined records", r.held.length, "documents set aside", r.held.length > 0 ? "bad" : "good"),
     card("Contacts to push", r.outbox.pending, `${r.outbox.failed} failed, ${r.outbox.quarantined} quarantined`, r.outbox.failed > 0 ? "bad" : "good")
   ]}</section>`
+}
+
+/** Links to the windows before and after this one (same length) and back to the default; relative, so they keep the page's path. */
+const salesNavigation = (sales: SalesWindow): Html => {
+  const span = daysBetween(sales.first, sales.last)
+  const link = (from: string, to: string, text: string) => html`<a href="?from=${from}&amp;to=${to}">${text}</a>`
+  return html`<nav class="range" aria-label="Chart range">${link(addDays(sales.first, -span), addDays(sales.first, -1), `← ${span} days before`)} · ${
+    link(addDays(sales.last, 1), addDays(sales.last, span), `${span} days after →`)}${sales.chosen ? html` · <a href="?">the last ${CHART_DAYS} days with sales</a>` : ""}</nav>`
 }
 
 const salesSection = (sales: SalesWindow): Html => {
   const charts = sales.currencies.map((c) =>
     html`<figure class="chart" data-currency="${c.currency}"><figcaption><span class="currency">${c.currency}</span> net sales: <strong class="total" data-total="${c.total}">${formatAmount(c.total)} ${c.currency}</strong> <span class="muted">over ${c.days.length} days with sales, ${c.orders} orders</span></figcaption>${salesChart(c, sales.first, sales.last)}</figure>`)
   const empty = html`<p class="empty">No sales from ${sales.first} to ${sales.last}${sales.latestDay === null ? "" : html` (the latest day with sales is ${sales.latestDay})`}.</p>`
-  return html`<section id="sales"><h2>Daily net sales, last 90 days</h2><p class="muted">From ${sales.first} to ${sales.last}, per store-local day: orders minus refunds (analytics.daily_net_sales).</p>${charts.length === 0 ? empty : charts}</section>`
+  const which = sales.chosen
+    ? `the range the URL sets (?from=${sales.first}&to=${sales.last})`
+    : sales.latestDay === null ? `the last ${CHART_DAYS} days (no sales yet)` : `the last ${CHART_DAYS} days with sales, to ${sales.latestDay}`
+  return html`<section id="sales" data-first="${sales.first}" data-last="${sales.last}"><h2>Daily net sales, ${sales.first} to ${sales.last}</h2><p class="muted">${which}; per store-local day: orders minus refunds (analytics.daily_net_sales). Any other range: <code>?from=YYYY-MM-DD&amp;to=YYYY-MM-DD</code>, at most ${MAX_CHART_DAYS} days.</p>${salesNavigation(sales)}${charts.length === 0 ? empty : charts}</section>`
 }
 
 const streamRow = (s: StreamHealth) => [
@@ -87,9 +101,18 @@ const runsSection = (runs: ReadonlyArray<RecentRun>) =>
     runs.map((r) => [r.run, r.command, html`<span class="run-${r.status}">${r.outcome}</span>`, r.started, r.seconds, r.rows, r.requests, r.error])
   )}</section>`
 
+const rejectedTotal = (w: WebhookSummary) => w.rejected.reduce((n, r) => n + r.count, 0)
+
+/** The inbox's figures, then what the listener refused (never stored, so only this process knows): per cause, with the fix. */
 const webhooksSection = (w: WebhookSummary) =>
-  html`<section id="webhooks"><h2>Webhook deliveries</h2>${table(["received", "applied", "rejected", "waiting", "last received"],
-    [[w.received, w.applied, w.rejected, w.pending, w.lastReceivedAt ?? "never"]])}</section>`
+  html`<section id="webhooks"><h2>Webhook deliveries</h2>${table(["received", "applied", "failed", "waiting", "last received"],
+    [[w.received, w.applied, w.failed, w.pending, w.lastReceivedAt ?? "never"]])}<h3>Rejected since this process started</h3>${
+    w.rejected.length === 0
+      ? html`<p class="empty">None: every delivery that reached the listener was signed and stored.</p>`
+      : html`<p class="muted">Refused before the inbox (shopsync_webhook_rejections_total on /metrics).</p><table class="rejections"><thead><tr><th>cause</th><th>deliveries</th><th>what to do</th></tr></thead><tbody>${
+        w.rejected.map((r) => html`<tr data-cause="${r.cause}"><td>${REJECTIONS[r.cause].what}</td><td class="count">${r.count}</td><td>${REJECTIONS[r.cause].fix}</td></tr>`)
+      }</tbody></table>`
+  }</section>`
 
 const contactsSection = (counts: OutboxCounts, problems: ReadonlyArray<OutboxProblem>) =>
   html`<section id="contacts"><h2>Marketing contacts</h2>${table(["pending", "sent", "failed", "quarantined", "oldest pending for"],

@@ -14,7 +14,8 @@ import { type MeasuredStore, metricsOf, runnerShards } from "./metrics.js"
 import { webhookSummary } from "./router.js"
 import { PAGE_HEADERS, storePageResponse } from "./status-page.js"
 import { storesPageResponse } from "./stores-page.js"
-import { answer, type DeliveryTarget, deliveryIntake, WRONG_SIGNATURE } from "./webhook-route.js"
+import { WebhookRejections } from "./webhook-rejections.js"
+import { type DeliveryTarget, deliveryIntake, type Refusal, type Refused, WRONG_SIGNATURE } from "./webhook-route.js"
 import { type StoreSecret, WebhookSecrets } from "./webhook-secrets.js"
 
 export interface WorkerHttpOptions {
@@ -29,21 +30,21 @@ export interface WorkerHttpOptions {
 }
 
 /** Why a delivery's signature is refused under what the registry holds for the store, or undefined when it matches. */
-const refusal = (storeId: string, found: StoreSecret, body: Uint8Array, signature: string | undefined): string | undefined => {
+const refusal = (storeId: string, found: StoreSecret, body: Uint8Array, signature: string | undefined): Refusal | undefined => {
   switch (found._tag) {
     case "Secret":
-      return signatureMatches(body, signature, Redacted.value(found.secret)) ? undefined : WRONG_SIGNATURE
+      return signatureMatches(body, signature, Redacted.value(found.secret)) ? undefined : { cause: "signature", error: WRONG_SIGNATURE }
     case "NoSecret":
-      return `store ${storeId} has no webhook secret registered, so no delivery can be verified: register the store with --webhook-secret-env`
+      return { cause: "no_secret", error: `store ${storeId} has no webhook secret registered, so no delivery can be verified: register the store with --webhook-secret-env` }
     case "Unknown":
       // Worded as a wrong signature, so that store ids cannot be found out by trying them.
-      return WRONG_SIGNATURE
+      return { cause: "signature", error: WRONG_SIGNATURE }
     case "Unreadable":
-      return `store ${storeId}'s webhook secret could not be read: ${found.reason}`
+      return { cause: "secret_unreadable", error: `store ${storeId}'s webhook secret could not be read: ${found.reason}` }
   }
 }
 
-/** The store tag under which deliveries to unregistered ids are counted. */
+/** The store tag under which deliveries to unregistered ids are counted (and those whose store could not be looked up). */
 const UNREGISTERED = "(unregistered)"
 
 /**
@@ -51,20 +52,23 @@ const UNREGISTERED = "(unregistered)"
  * fresh read. An unregistered id is answered as a wrong signature (same status, body, headers, and its body read the
  * same way) from the registry as last read: no read of its own, so random ids cost nothing.
  */
-const target = (secrets: WebhookSecrets["Type"]) => (id: string | undefined) =>
+const target = (secrets: WebhookSecrets["Type"]) => (id: string | undefined): Effect.Effect<DeliveryTarget | Refused> =>
   Effect.gen(function*() {
-    if (id === undefined) return answer(404, { error: "a worker takes deliveries at /webhooks/store/<store_id>, for every registered store" })
+    if (id === undefined) {
+      return { _tag: "Refused", status: 404, cause: "wrong_url", error: "a worker takes deliveries at /webhooks/store/<store_id>, for every registered store", countedAs: UNREGISTERED } satisfies Refused
+    }
     const found = yield* secrets.lookup(id, false)
     if (found._tag === "Unreadable") {
-      yield* Effect.logWarning(`webhooks: store ${id}'s secret could not be read: ${found.reason}`)
-      return answer(503, { error: "the store registry is not available; send again later" })
+      return { _tag: "Refused", status: 503, cause: "secret_unreadable", error: "the store registry is not available; send again later", countedAs: UNREGISTERED, detail: found.reason } satisfies Refused
     }
-    if (found._tag === "Unknown") return { storeId: id, countedAs: UNREGISTERED, verify: () => Effect.succeed(WRONG_SIGNATURE) } satisfies DeliveryTarget
+    if (found._tag === "Unknown") {
+      return { _tag: "Target", storeId: id, countedAs: UNREGISTERED, verify: () => Effect.succeed<Refusal | undefined>({ cause: "signature", error: WRONG_SIGNATURE }) } satisfies DeliveryTarget
+    }
     const verify = (body: Uint8Array, signature: string | undefined) =>
       refusal(id, found, body, signature) === undefined
         ? Effect.succeed(undefined)
         : Effect.map(secrets.lookup(id, true), (again) => refusal(id, again, body, signature))
-    return { storeId: id, verify } satisfies DeliveryTarget
+    return { _tag: "Target", storeId: id, verify } satisfies DeliveryTarget
   })
 
 /**
@@ -83,12 +87,14 @@ const applyDelivery = (client: Effect.Effect.Success<typeof Store.client>) => (d
  */
 export const workerRouter = (options: WorkerHttpOptions) =>
   Effect.gen(function*() {
-    const [registry, inbox, secrets, client] = yield* Effect.all([StoreRegistry, Inbox, WebhookSecrets, Store.client])
-    const intake = deliveryIntake({ accepting: options.accepting, count: countStoreDelivery, inboxMaxBytes: options.inboxMaxBytes, target: target(secrets), stored: applyDelivery(client) })
+    const [registry, inbox, secrets, client, rejections] = yield* Effect.all([StoreRegistry, Inbox, WebhookSecrets, Store.client, WebhookRejections])
+    const intake = deliveryIntake({
+      accepting: options.accepting, count: countStoreDelivery, rejections, inboxMaxBytes: options.inboxMaxBytes, target: target(secrets), stored: applyDelivery(client)
+    })
     const measured = Effect.gen(function*() {
       yield* Metric.set(Metric.tagged(runnerShards, "runner", options.runner), yield* heldShards)
       const held = yield* Effect.filter(yield* registry.list, (s) => holdsStore(s.storeId))
-      return held.map((s): MeasuredStore => ({ storeId: s.storeId, webhooks: webhookSummary(inbox, s.storeId) }))
+      return held.map((s): MeasuredStore => ({ storeId: s.storeId, webhooks: webhookSummary(inbox, rejections, s.storeId) }))
     })
     const storePage = Effect.gen(function*() {
       const { storeId } = yield* HttpRouter.params
@@ -98,7 +104,7 @@ export const workerRouter = (options: WorkerHttpOptions) =>
           HttpServerResponse.setStatus(404), HttpServerResponse.setHeaders(PAGE_HEADERS))
       }
       if (found._tag === "Left") yield* Effect.logWarning(`status page: store ${storeId}: ${errorText(found.left)}`)
-      return yield* storePageResponse(storeId!, webhookSummary(inbox, storeId!))
+      return yield* storePageResponse(storeId!, webhookSummary(inbox, rejections, storeId!))
     })
     const health = runnerHealthz(options.runner, options.heartbeatExpiry)
     return {

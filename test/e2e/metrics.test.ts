@@ -49,7 +49,7 @@ const parseExposition = (text: string) => {
   return { types, samples }
 }
 
-const WEBHOOKS: WebhookSummary = { received: 9, applied: 5, rejected: 1, pending: 3, bytes: 4096, lastReceivedAt: "2026-07-01T10:20:30.000Z" }
+const WEBHOOKS: WebhookSummary = { received: 9, applied: 5, failed: 1, pending: 3, bytes: 4096, lastReceivedAt: "2026-07-01T10:20:30.000Z", rejected: [] }
 
 describe("GET /metrics", () => {
   let h: Harness

@@ -21,7 +21,7 @@ if (!runs) console.warn(`status page browser test SKIPPED: ${CHROMIUM} is missin
 const DAY_MS = 86_400_000
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 const INJECTED = `<script>document.title="owned"</script><img src=x onerror="document.title='owned'">`
-const WEBHOOKS: WebhookSummary = { received: 12, applied: 9, rejected: 2, pending: 1, bytes: 4096, lastReceivedAt: INJECTED }
+const WEBHOOKS: WebhookSummary = { received: 12, applied: 9, failed: 2, pending: 1, bytes: 4096, lastReceivedAt: INJECTED, rejected: [] }
 
 /** Cents of a decimal text, so sums stay exact. */
 const cents = (amount: string) => {

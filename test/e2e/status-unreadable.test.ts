@@ -8,7 +8,7 @@ import { statusPageRoute, type WebhookSummary } from "../../src/server/status-pa
 import { freshDatabase } from "../support/database.js"
 import { type ServedRoutes, serveRoutes } from "../support/routes.js"
 
-const WEBHOOKS: WebhookSummary = { received: 0, applied: 0, rejected: 0, pending: 0, bytes: 0, lastReceivedAt: null }
+const WEBHOOKS: WebhookSummary = { received: 0, applied: 0, failed: 0, pending: 0, bytes: 0, lastReceivedAt: null, rejected: [] }
 
 describe("a warehouse the routes cannot read", () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>

@@ -113,3 +113,18 @@ export const parseDay = (value: string): number | undefined => {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
   return m === null ? undefined : naiveSeconds(m[1]!, m[2]!, m[3]!, "00", "00", "00")
 }
+
+/**
+ * The instant a store's data should end for `--until` (`today`, or a past `YYYY-MM-DD` in the store's zone): now for
+ * today, else the end of that local day. A string saying what is wrong for anything else, a future day included
+ * (data the store's clock has not reached would not be read by a sync until then).
+ */
+export const endOfUntil = (until: string, site: SiteTime, nowMs: number): number | string => {
+  const now = Math.floor(nowMs / 1000)
+  const today = Math.floor(site.wall(now) / 86400) * 86400
+  if (until === "today") return now
+  const day = parseDay(until)
+  if (day === undefined) return `--until must be today or a day written YYYY-MM-DD, got "${until.slice(0, 40)}"`
+  if (day > today) return `--until ${until} is after today (${formatSeconds(today).slice(0, 10)} in ${site.timezone}): a sync reads nothing dated after the store's clock; use today or an earlier day`
+  return day === today ? now : site.fromWall(day + 86400)
+}

@@ -51,6 +51,7 @@ export { StoreState } from "./state.ts"
 export { generate } from "./generate/generate.ts"
 export { type DailyNetSalesRow, dailyNetSales } from "./reports/reference.ts"
 export { parseFaultSpec, parseLatencyKnee } from "./main.ts"
+export { endOfUntil, SiteTime } from "./dates.ts"
 export { manualClock, realClock }
 
 export interface StoreSimulatorOptions {

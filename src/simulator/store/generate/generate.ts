@@ -31,10 +31,16 @@ export interface GenerateOptions {
   products?: number
   /** Share of orders with at least one refund; default 0.15. */
   refundRate?: number
-  /** First local day of created dates, `YYYY-MM-DD`; default 2024-01-01. */
+  /** First local day of created dates, `YYYY-MM-DD`; default 2024-01-01. Not with `endsAt`. */
   start?: string
   /** Days the created dates spread over; default 366 (so both DST changes of the default year are inside). */
   days?: number
+  /**
+   * Epoch seconds before which everything happens (e.g. now, for a store whose data runs to today): the created dates
+   * fill the `days` local days ending with its day, and a completion, refund or edit that would come later has not
+   * happened yet (a refund is left out, a date is kept before it). Default: none, the data runs from `start`.
+   */
+  endsAt?: number
   /** Orders per bulk edit; default 250. */
   burstSize?: number
   /** Number of bulk edits; default 3 from 10 × burstSize orders, 1 from 2 × burstSize, else 0. */
@@ -210,16 +216,15 @@ const assignRoles = (customers: CustomerRecord[], roles: Readonly<Record<string,
 }
 
 /** Created instants: uniform over the range, plus some just around local midnight and around DST changes. */
-const createdTimes = (rng: Rng, site: SiteTime, count: number, startWall: number, days: number): number[] => {
+const createdTimes = (rng: Rng, site: SiteTime, count: number, startWall: number, days: number, endUtc: number): number[] => {
   const startUtc = site.fromWall(startWall)
-  const endUtc = site.fromWall(startWall + days * DAY)
   const changes = offsetChanges(site, startUtc, endUtc)
   const times: number[] = []
   for (let i = 0; i < count; i++) {
     const r = rng.next()
     if (r < 0.03) {
       const midnight = startWall + rng.int(1, days - 1) * DAY
-      times.push(site.fromWall(midnight + rng.int(-120, 119)))
+      times.push(Math.min(endUtc - 1, site.fromWall(midnight + rng.int(-120, 119))))
     } else if (r < 0.04 && changes.length > 0) {
       const change = rng.pick(changes)
       times.push(Math.min(endUtc - 1, Math.max(startUtc, change + rng.int(-3 * HOUR, 3 * HOUR))))
@@ -234,10 +239,16 @@ export const generate = (options: GenerateOptions, timezone = "America/New_York"
   const rng = createRng(options.seed)
   const site = new SiteTime(timezone)
   const days = options.days ?? 366
-  const startWall = parseDay(options.start ?? "2024-01-01")
+  if (options.endsAt !== undefined && options.start !== undefined) throw new Error("generate: give start or endsAt, not both")
+  const startWall = options.endsAt === undefined
+    ? parseDay(options.start ?? "2024-01-01")
+    : Math.floor(site.wall(options.endsAt - 1) / DAY) * DAY - (days - 1) * DAY
   if (startWall === undefined) throw new Error(`generate: start must be YYYY-MM-DD, got ${options.start}`)
   const startUtc = site.fromWall(startWall)
-  const endUtc = site.fromWall(startWall + days * DAY)
+  const endUtc = options.endsAt ?? site.fromWall(startWall + days * DAY)
+  /** The latest second anything may happen at: later events have not happened yet. */
+  const last = (options.endsAt ?? Infinity) - 1
+  const upTo = (t: number) => Math.min(t, last)
   const orderCount = options.orders
   const burstSize = options.burstSize ?? 250
   const bursts = options.bursts ?? (orderCount >= 10 * burstSize ? 3 : orderCount >= 2 * burstSize ? 1 : 0)
@@ -250,13 +261,14 @@ export const generate = (options: GenerateOptions, timezone = "America/New_York"
   const variationsOf = new Map(products.map((p) => [p.id, p.variationIds.map((id) => variations.find((v) => v.id === id)!)]))
   const pickProduct = popularity(products.length, rng)
   const customers = generateCustomers(rng, options.customers ?? Math.max(10, Math.round(orderCount / 5)), startUtc, endUtc)
+  for (const c of customers) c.modified = upTo(c.modified)
   assignRoles(customers, options.roles ?? {})
 
   // ---- orders (ids are assigned once refunds are known, so that ids follow creation time across both) ----
   const orders: Mutable<OrderRecord>[] = []
   const guests: number[] = []
   let registered = 0
-  for (const created of createdTimes(rng, site, orderCount, startWall, days)) {
+  for (const created of createdTimes(rng, site, orderCount, startWall, days, endUtc)) {
     while (registered < customers.length && customers[registered]!.created <= created) registered++
     const customer = registered > 0 && rng.chance(0.8) ? customers[rng.int(0, registered - 1)] : undefined
     let person: number
@@ -283,10 +295,14 @@ export const generate = (options: GenerateOptions, timezone = "America/New_York"
     const method = rng.chance(0.88) ? rng.weighted([70, 20, 10]) : -1
     const shipping = method === 0 ? Math.round((rng.pick([500, 750, 1000]) * fx) / 1000) : 0
     const fees: FeeRecord[] | null = rng.chance(0.04) ? [rng.chance(0.5) ? { name: "Gift wrap", total: 300 } : { name: "Handling fee", total: 250 }] : null
-    const status = STATUS_WEIGHTS[rng.weighted(STATUS_WEIGHTS.map(([, w]) => w))]![0]
-    const paid = status === "processing" || status === "completed" ? created + rng.int(0, 300) : 0
-    const completed = status === "completed" ? created + rng.int(2 * HOUR, 5 * DAY) : 0
-    const settled = status === "cancelled" || status === "failed" ? created + rng.int(600, 2 * DAY) : created
+    const drawn = STATUS_WEIGHTS[rng.weighted(STATUS_WEIGHTS.map(([, w]) => w))]![0]
+    const paid = drawn === "processing" || drawn === "completed" ? upTo(created + rng.int(0, 300)) : 0
+    const completedAt = drawn === "completed" ? created + rng.int(2 * HOUR, 5 * DAY) : 0
+    const settledAt = drawn === "cancelled" || drawn === "failed" ? created + rng.int(600, 2 * DAY) : created
+    // What would be completed, cancelled or failed after the end is still under way: processing, or pending payment.
+    const status: OrderStatus = completedAt > last ? "processing" : settledAt > last ? "pending" : drawn
+    const completed = status === "completed" ? completedAt : 0
+    const settled = status === "cancelled" || status === "failed" ? settledAt : created
     const order: Mutable<OrderRecord> = {
       id: 0,
       parentId: 0,
@@ -332,6 +348,7 @@ export const generate = (options: GenerateOptions, timezone = "America/New_York"
     return o.created + rng.int(10 * DAY, 40 * DAY)
   }
   const addRefund = (index: number, created: number, amount: number, lines: RefundLineRecord[]): void => {
+    if (created > last) return
     const o = orders[index]!
     refunds.push({
       order: index,
@@ -359,6 +376,7 @@ export const generate = (options: GenerateOptions, timezone = "America/New_York"
   orders.forEach((o, index) => {
     if ((o.status !== "completed" && o.status !== "processing") || !rng.chance(chance)) return
     const first = refundTime(o, Math.max(o.created + 60, o.paid))
+    if (first > last) return
     if (rng.chance(0.35)) {
       o.status = "refunded"
       if (rng.chance(0.7)) {
@@ -390,13 +408,13 @@ export const generate = (options: GenerateOptions, timezone = "America/New_York"
     const o = orders[rng.int(0, orders.length - 1)]!
     if (o.status === "trash") continue
     o.status = "trash"
-    o.modified += rng.int(HOUR, 10 * DAY)
+    o.modified = upTo(o.modified + rng.int(HOUR, 10 * DAY))
   }
 
   // ---- bulk edits: burstSize orders whose last change is before T all get date_modified = T ----
   const inBurst = new Set<number>()
   for (let b = 0; b < bursts; b++) {
-    const at = startUtc + Math.floor((endUtc - startUtc) * (0.55 + (0.4 * b) / Math.max(1, bursts))) + rng.int(0, HOUR)
+    const at = upTo(startUtc + Math.floor((endUtc - startUtc) * (0.55 + (0.4 * b) / Math.max(1, bursts))) + rng.int(0, HOUR))
     const candidates: number[] = []
     orders.forEach((o, i) => {
       if (o.status !== "trash" && o.modified <= at && !inBurst.has(i)) candidates.push(i)
@@ -433,6 +451,6 @@ export const generate = (options: GenerateOptions, timezone = "America/New_York"
   }
   for (const p of products) p.totalSales = sales.get(p.id) ?? 0
 
-  const { reviews, notes } = generateComments(options.seed, products, customers, orders, endUtc)
+  const { reviews, notes } = generateComments(options.seed, products, customers, orders, Math.min(endUtc, last))
   return { products, variations, customers, orders, refunds: refunds.map((x) => x.record).sort((a, b) => a.id - b.id), reviews, notes }
 }
