@@ -1,8 +1,7 @@
 import { Command, Options } from "@effect/cli"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import * as SqlClient from "@effect/sql/SqlClient"
-import { ConfigProvider, Data, Effect, Layer, Redacted, Schema } from "effect"
-import { marketingSettingsConfig } from "../config/settings.js"
+import { ConfigProvider, Data, Effect, Layer, Logger, LogLevel, Redacted } from "effect"
+import { marketingSettingsConfig, type StoreSettings } from "../config/settings.js"
 import { Outbox, OutboxLive } from "../contacts/outbox.js"
 import { pushContacts } from "../contacts/push.js"
 import { StoreClientLive } from "../store-client/client.js"
@@ -13,9 +12,7 @@ import { DatabaseLive } from "../warehouse/database.js"
 import { Loader, LoaderLive } from "../warehouse/loader.js"
 import { ProgressLive } from "../jobs/progress.js"
 import { marketingLayer } from "../jobs/layers.js"
-import { pushed as pushReport } from "../jobs/report.js"
-import { printSummary, reportPush } from "./summary.js"
-import { formatTable } from "../jobs/table.js"
+import { dailyNetSalesTable, netSalesText, type NetSalesRow, say, syncLine } from "./demo-output.js"
 
 const STORE_ID = "demo"
 const orders = Options.integer("orders").pipe(Options.withPseudoName("COUNT"), Options.withDescription("orders in the generated demo store (default: 2000)"), Options.withDefault(2000))
@@ -49,35 +46,15 @@ const resetStore = Effect.all([Effect.flatMap(Loader, (loader) => loader.reset),
   Effect.catchAll(() => Effect.void)
 )
 
-const NetSalesRow = Schema.Struct({
-  day: Schema.String,
-  currency: Schema.String,
-  orders_count: Schema.Number,
-  gross_sales: Schema.String,
-  refunds: Schema.String,
-  net_sales: Schema.String
-})
+/** The demo runs its own narrative on a terminal: only warnings and errors are logged between its lines. */
+const quietOnTerminal = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  process.stderr.isTTY === true && process.env.SHOPSYNC_DEBUG !== "1" ? Logger.withMinimumLogLevel(effect, LogLevel.Warning) : effect
 
-/** What a consumer sees in analytics.daily_net_sales for the demo store, money to the cent. */
-const dailyNetSalesTable = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql`SELECT day::text AS day, currency, orders_count,
-             to_char(gross_sales, 'FM999999999990.00') AS gross_sales, to_char(refunds, 'FM999999999990.00') AS refunds,
-             to_char(net_sales, 'FM999999999990.00') AS net_sales
-      FROM analytics.daily_net_sales WHERE store_id = ${STORE_ID} ORDER BY day, currency`).pipe(
-  Effect.flatMap(Schema.decodeUnknown(Schema.Array(NetSalesRow))),
-  Effect.orDie
-)
-
-export const demoCommand = Command.make("demo", { orders, seed }, (o) =>
+/** Syncs the simulator's store into the warehouse as store "demo", from empty; its summary. */
+const syncDemoStore = (apiUrl: string) =>
   Effect.gen(function*() {
-    const { dailyNetSales, startMarketingSimulator, startStoreSimulator } = yield* simulators
-    const sim = yield* Effect.acquireRelease(
-      Effect.promise(() => startStoreSimulator({ data: { seed: o.seed, orders: o.orders, days: 45 }, timezone: "America/New_York" })),
-      (s) => Effect.promise(() => s.close())
-    )
-    yield* Effect.logInfo(`demo: store simulator with ${o.orders} orders at ${sim.url}`)
-    const settings = {
-      apiUrl: sim.url,
+    const settings: StoreSettings = {
+      apiUrl,
       consumerKey: Redacted.make("ck_demo"),
       consumerSecret: Redacted.make("cs_demo"),
       storeId: STORE_ID,
@@ -85,58 +62,79 @@ export const demoCommand = Command.make("demo", { orders, seed }, (o) =>
       settleSeconds: 0,
       maxAttempts: 5,
       requestTimeoutMs: 30_000,
-      concurrency: 4
+      concurrency: 4,
+      // Signed, as over any plain-http store; chosen here, so there is nothing to warn about.
+      auth: "oauth1"
     }
     // The demo store starts empty each time, so its figures are those of this simulator alone.
     yield* resetStore
-    const summary = yield* runSync({
+    return yield* runSync({
       streams: STREAMS, mode: { kind: "sync" }, waitForLock: true, named: false,
       customersFullScanHours: 0, childrenFullPassHours: 0, unavailableRecheckHours: 0, deletionsHours: 0, refreshHours: {}
-    }).pipe(
-      Effect.provide(Layer.mergeAll(StoreClientLive(settings).pipe(Layer.provide(NodeHttpClient.layerUndici)), ProgressLive(100)))
-    )
-    if (summary) yield* printSummary(summary)
+    }).pipe(Effect.provide(Layer.mergeAll(StoreClientLive(settings).pipe(Layer.provide(NodeHttpClient.layerUndici)), ProgressLive())))
+  })
 
-    const table = yield* dailyNetSalesTable
-    process.stdout.write(`\nanalytics.daily_net_sales (store ${STORE_ID})\n${formatTable(table, ["day", "currency", "orders_count", "gross_sales", "refunds", "net_sales"])}\n`)
+/** The contact push to a marketing simulator that starts empty (so the demo store's outbox does too); its line. */
+const pushDemoContacts = Effect.gen(function*() {
+  const { startMarketingSimulator } = yield* simulators
+  const marketing = yield* Effect.acquireRelease(Effect.promise(() => startMarketingSimulator()), (m) => Effect.promise(() => m.close()))
+  yield* (yield* Outbox).reset(STORE_ID).pipe(Effect.catchAll(() => Effect.void))
+  const pushed = yield* pushContacts({ storeId: STORE_ID }).pipe(Effect.provide(marketingLayer(yield* demoMarketingSettings(marketing.baseUrl))))
+  const contacts = marketing.state.listContacts().length
+  const expected = pushed.derived - pushed.outbox.quarantined
+  if (contacts !== expected) {
+    return yield* new DemoMismatch({ message: `the marketing simulator holds ${contacts} contacts, the warehouse derives ${expected}` })
+  }
+  yield* say(`contacts: ${contacts} pushed to a marketing simulator (${pushed.created} created, ${pushed.updated} updated, ` +
+    `${pushed.unchanged} unchanged) in ${pushed.requests} requests`)
+})
 
-    const expected = dailyNetSales(sim.state).map((r) => `${r.day} ${r.currency} ${r.orders_count} ${r.gross_sales} ${r.refunds} ${r.net_sales}`)
-    const actual = table.map((r) => `${r.day} ${r.currency} ${r.orders_count} ${r.gross_sales} ${r.refunds} ${r.net_sales}`)
-    const same = expected.length === actual.length && expected.every((line, i) => line === actual[i])
-    process.stdout.write(
-      same
-        ? `\nmatches the simulator's own computation: ${actual.length} (day, currency) rows\n`
-        : `\nDIFFERS from the simulator's own computation (${expected.length} expected rows, ${actual.length} in the warehouse)\n`
+const NEXT = [
+  "next:",
+  "  STORE_ID=demo npx shopsync status          the demo store's streams, cursors and runs",
+  "  npx shopsync warehouse start               keep the warehouse up for psql or a BI tool (docs/analytics.md)",
+  "  npx shopsync check                         your own store, with STORE_API_URL, STORE_CONSUMER_KEY and _SECRET set"
+].join("\n")
+
+/** The simulator, the sync, the table checked against the simulator's figures, the push. */
+const demo = (o: { readonly orders: number; readonly seed: number }) =>
+  Effect.gen(function*() {
+    const { dailyNetSales, startStoreSimulator } = yield* simulators
+    const sim = yield* Effect.acquireRelease(
+      Effect.promise(() => startStoreSimulator({ data: { seed: o.seed, orders: o.orders, days: 45 }, timezone: "America/New_York" })),
+      (s) => Effect.promise(() => s.close())
     )
+    yield* Effect.logInfo(`demo: store simulator with ${o.orders} orders at ${sim.url}`)
+    const summary = yield* syncDemoStore(sim.url)
+    if (summary) yield* say(syncLine(summary))
+
+    const table = yield* dailyNetSalesTable(STORE_ID)
+    yield* say(`\n${yield* netSalesText(STORE_ID, table)}`)
+
+    const line = (r: NetSalesRow) => `${r.day} ${r.currency} ${r.orders_count} ${r.gross_sales} ${r.refunds} ${r.net_sales}`
+    const expected = dailyNetSales(sim.state).map(line)
+    const actual = table.map(line)
+    const same = expected.length === actual.length && expected.every((row, i) => row === actual[i])
+    yield* say(same
+      ? `\nverdict: every one of the ${actual.length} rows matches the simulator's own computation`
+      : `\nverdict: DIFFERS from the simulator's own computation (${expected.length} rows expected, ${actual.length} in the warehouse)`)
     if (!same) return yield* new DemoMismatch({ message: "the warehouse's daily net sales differ from the simulator's own computation" })
 
-    // The contact push, against a marketing simulator that starts empty (so the demo store's outbox does too).
-    const marketing = yield* Effect.acquireRelease(
-      Effect.promise(() => startMarketingSimulator()),
-      (m) => Effect.promise(() => m.close())
-    )
-    yield* Effect.logInfo(`demo: marketing simulator at ${marketing.baseUrl}`)
-    yield* (yield* Outbox).reset(STORE_ID).pipe(Effect.catchAll(() => Effect.void))
-    const pushed = yield* pushContacts({ storeId: STORE_ID }).pipe(Effect.provide(marketingLayer(yield* demoMarketingSettings(marketing.baseUrl))))
-    process.stdout.write("\n")
-    yield* reportPush(pushReport(pushed))
-    const contacts = marketing.state.listContacts().length
-    const expectedContacts = pushed.derived - pushed.outbox.quarantined
-    process.stdout.write(
-      `marketing simulator: ${contacts} contacts (${pushed.created} created, ${pushed.updated} updated, ${pushed.unchanged} unchanged) ` +
-        `from ${pushed.requests} requests and ${pushed.tokenRequests} token request(s)\n`
-    )
-    if (contacts !== expectedContacts) {
-      return yield* new DemoMismatch({ message: `the marketing simulator holds ${contacts} contacts, the warehouse derives ${expectedContacts}` })
-    }
-    process.stdout.write(
-      `\nthe demo's rows are under store id "${STORE_ID}": \`STORE_ID=${STORE_ID} shopsync status\` shows them; ` +
-        "`shopsync warehouse start` keeps the warehouse up for psql or a BI tool (see docs/analytics.md, \"Connecting to the warehouse\")\n"
-    )
-  }).pipe(Effect.scoped, Effect.provide(OutboxLive.pipe(Layer.provideMerge(DatabaseLive))))).pipe(
+    yield* pushDemoContacts
+  }).pipe(Effect.scoped, Effect.provide(OutboxLive.pipe(Layer.provideMerge(DatabaseLive))))
+
+export const demoCommand = Command.make("demo", { orders, seed }, (o) =>
+  Effect.gen(function*() {
+    // Said first: starting the warehouse the first time takes seconds.
+    yield* say(`shopsync demo: a simulated store with ${o.orders.toLocaleString("en-US")} orders over 45 days, synced into the ` +
+      "warehouse (embedded PostgreSQL unless DATABASE_URL is set) and checked against the simulator's own figures")
+    yield* demo(o)
+    yield* say(`\n${NEXT}`)
+  }).pipe(quietOnTerminal)).pipe(
     Command.withDescription(
       "Shows shopsync end to end on a simulated store, in store id \"demo\". Starts the store simulator and the warehouse (embedded PostgreSQL unless DATABASE_URL is set), runs a full sync " +
-        "into store id \"demo\" and prints analytics.daily_net_sales, checked against the simulator's own computation; then pushes " +
-        "the derived contacts to a marketing simulator and prints how many were created, updated and unchanged."
+        "into store id \"demo\" and prints analytics.daily_net_sales (its first and last days and the totals per currency), checked " +
+        "row by row against the simulator's own computation; then pushes the derived contacts to a marketing simulator. On a " +
+        "terminal it logs only warnings; elsewhere the JSON log lines as every command."
     )
   )
