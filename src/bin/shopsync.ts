@@ -13,6 +13,7 @@ import { signalName, stopWhenOrphanedUnderNpm } from "../cli/signals.js"
 import { configProvider } from "../config/config-file.js"
 import { preflight } from "../cli/preflight.js"
 import { RunLockHeld, SyncFailed } from "../sync/errors.js"
+import { terminalLogger } from "../telemetry/terminal.js"
 import { TracingLive } from "../telemetry/tracing.js"
 import { leaveSignalsToRuntime } from "../warehouse/embedded-postgres.js"
 
@@ -23,12 +24,10 @@ v8.setFlagsFromString("--heap-growing-percent=50")
 
 const cli = Command.run(shopsync, { name: "shopsync", version: "0.1.0" })
 
-/** Logs go to stderr (stdout is for results): readable on a terminal, one JSON object per line elsewhere. */
+/** Logs go to stderr (stdout is for results): one readable line each on a terminal, one JSON object per line elsewhere. */
 const logger = Logger.replace(
   Logger.defaultLogger,
-  process.stderr.isTTY
-    ? Logger.prettyLogger({ stderr: true, mode: "tty", colors: true })
-    : Logger.withConsoleError(Logger.jsonLogger)
+  process.stderr.isTTY ? terminalLogger : Logger.withConsoleError(Logger.jsonLogger)
 )
 
 /**

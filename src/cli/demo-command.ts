@@ -1,20 +1,18 @@
 import { Command, Options } from "@effect/cli"
-import * as SqlClient from "@effect/sql/SqlClient"
-import { Clock, ConfigProvider, Data, Effect, Layer, Option, Redacted, Schema } from "effect"
-import { marketingSettingsConfig } from "../config/settings.js"
+import { Clock, ConfigProvider, Data, Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
+import { marketingSettingsConfig, type StoreSettings } from "../config/settings.js"
 import { STREAMS } from "../sync/catalogue.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { StoreJobs, verdict } from "../jobs/store-jobs.js"
-import { printSummary, reportPush } from "./summary.js"
-import { formatTable } from "../jobs/table.js"
+import { dailyNetSalesTable, netSalesText, type NetSalesRow, say, syncLine } from "./demo-output.js"
 import { endsAtOption, untilOption } from "./until-option.js"
 
 const STORE_ID = "demo"
-const orders = Options.integer("orders").pipe(Options.withPseudoName("COUNT"), Options.withDescription("orders in the generated demo store (default: 2000)"), Options.withDefault(2000))
 const DEMO_DAYS = 45
 const DEMO_TIMEZONE = "America/New_York"
-const until = untilOption(DEMO_DAYS)
+const orders = Options.integer("orders").pipe(Options.withPseudoName("COUNT"), Options.withDescription("orders in the generated demo store (default: 2000)"), Options.withDefault(2000))
 const seed = Options.integer("seed").pipe(Options.withPseudoName("NUMBER"), Options.withDescription("generator seed (default: 7)"), Options.withDefault(7))
+const until = untilOption(DEMO_DAYS)
 
 /** The simulators load only when the demo runs: every other command starts without them (about 30 MB less). */
 const simulators = Effect.promise(() =>
@@ -38,37 +36,15 @@ const demoMarketingSettings = (baseUrl: string) =>
     ["MARKETING_REQUEST_TIMEOUT_MS", "30000"]
   ])))
 
-const NetSalesRow = Schema.Struct({
-  day: Schema.String,
-  currency: Schema.String,
-  orders_count: Schema.Number,
-  gross_sales: Schema.String,
-  refunds: Schema.String,
-  net_sales: Schema.String
-})
+/** The demo runs its own narrative on a terminal: only warnings and errors are logged between its lines. */
+const quietOnTerminal = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  process.stderr.isTTY === true && process.env.SHOPSYNC_DEBUG !== "1" ? Logger.withMinimumLogLevel(effect, LogLevel.Warning) : effect
 
-/** What a consumer sees in analytics.daily_net_sales for the demo store, money to the cent. */
-const dailyNetSalesTable = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql`SELECT day::text AS day, currency, orders_count,
-             to_char(gross_sales, 'FM999999999990.00') AS gross_sales, to_char(refunds, 'FM999999999990.00') AS refunds,
-             to_char(net_sales, 'FM999999999990.00') AS net_sales
-      FROM analytics.daily_net_sales WHERE store_id = ${STORE_ID} ORDER BY day, currency`).pipe(
-  Effect.flatMap(Schema.decodeUnknown(Schema.Array(NetSalesRow))),
-  Effect.orDie
-)
-
-export const demoCommand = Command.make("demo", { orders, seed, until }, (o) =>
+/** Syncs the simulator's store into the warehouse as store "demo", from empty (rows, cursors, outbox); its summary. */
+const syncDemoStore = (apiUrl: string) =>
   Effect.gen(function*() {
-    const { dailyNetSales, endOfUntil, SiteTime, startMarketingSimulator, startStoreSimulator } = yield* simulators
-    const now = yield* Clock.currentTimeMillis
-    const ends = yield* endsAtOption(o.until, (text) => endOfUntil(text, new SiteTime(DEMO_TIMEZONE), now))
-    const sim = yield* Effect.acquireRelease(
-      Effect.promise(() => startStoreSimulator({ data: { seed: o.seed, orders: o.orders, days: DEMO_DAYS, ...ends }, timezone: DEMO_TIMEZONE })),
-      (s) => Effect.promise(() => s.close())
-    )
-    yield* Effect.logInfo(`demo: store simulator with ${o.orders} orders at ${sim.url}`)
-    const settings = {
-      apiUrl: sim.url,
+    const settings: StoreSettings = {
+      apiUrl,
       consumerKey: Redacted.make("ck_demo"),
       consumerSecret: Redacted.make("cs_demo"),
       storeId: STORE_ID,
@@ -76,58 +52,83 @@ export const demoCommand = Command.make("demo", { orders, seed, until }, (o) =>
       settleSeconds: 0,
       maxAttempts: 5,
       requestTimeoutMs: 30_000,
-      concurrency: 4
+      concurrency: 4,
+      // Signed, as over any plain-http store; chosen here, so there is nothing to warn about.
+      auth: "oauth1"
     }
     const jobs = yield* StoreJobs
-    // The demo store starts empty each time (its rows, cursors and outbox), so its figures are those of this simulator alone.
+    // The demo store starts empty each time, so its figures are those of this simulator alone.
     yield* jobs.reset(STORE_ID)
     const report = yield* jobs.sync({ storeId: STORE_ID, settings, marketing: Option.none() }, {
       streams: STREAMS, mode: { kind: "sync" }, waitForLock: true, named: false
     }, "none")
-    if (report._tag === "Ran") yield* printSummary(report.summary)
     const failed = verdict(report)
     if (Option.isSome(failed)) return yield* failed.value
+    return report._tag === "Ran" ? report.summary : undefined
+  })
 
-    const table = yield* dailyNetSalesTable
-    process.stdout.write(`\nanalytics.daily_net_sales (store ${STORE_ID})\n${formatTable(table, ["day", "currency", "orders_count", "gross_sales", "refunds", "net_sales"])}\n`)
+/** The contact push to a marketing simulator that starts empty (as the demo store's outbox does); its line. */
+const pushDemoContacts = Effect.gen(function*() {
+  const { startMarketingSimulator } = yield* simulators
+  const marketing = yield* Effect.acquireRelease(Effect.promise(() => startMarketingSimulator()), (m) => Effect.promise(() => m.close()))
+  const pushed = (yield* (yield* StoreJobs).push(STORE_ID, yield* demoMarketingSettings(marketing.baseUrl))).result
+  const contacts = marketing.state.listContacts().length
+  const expected = pushed.derived - pushed.outbox.quarantined
+  if (contacts !== expected) {
+    return yield* new DemoMismatch({ message: `the marketing simulator holds ${contacts} contacts, the warehouse derives ${expected}` })
+  }
+  yield* say(`contacts: ${contacts} pushed to a marketing simulator (${pushed.created} created, ${pushed.updated} updated, ` +
+    `${pushed.unchanged} unchanged) in ${pushed.requests} requests`)
+})
 
-    const expected = dailyNetSales(sim.state).map((r) => `${r.day} ${r.currency} ${r.orders_count} ${r.gross_sales} ${r.refunds} ${r.net_sales}`)
-    const actual = table.map((r) => `${r.day} ${r.currency} ${r.orders_count} ${r.gross_sales} ${r.refunds} ${r.net_sales}`)
-    const same = expected.length === actual.length && expected.every((line, i) => line === actual[i])
-    process.stdout.write(
-      same
-        ? `\nmatches the simulator's own computation: ${actual.length} (day, currency) rows\n`
-        : `\nDIFFERS from the simulator's own computation (${expected.length} expected rows, ${actual.length} in the warehouse)\n`
+const NEXT = [
+  "next:",
+  "  STORE_ID=demo npx shopsync status          the demo store's streams, cursors and runs",
+  "  npx shopsync warehouse start               keep the warehouse up for psql or a BI tool (docs/analytics.md)",
+  "  npx shopsync check                         your own store, with STORE_API_URL, STORE_CONSUMER_KEY and _SECRET set"
+].join("\n")
+
+/** The simulator, the sync, the table checked against the simulator's figures, the push. */
+const demo = (o: { readonly orders: number; readonly seed: number; readonly until: Option.Option<string> }) =>
+  Effect.gen(function*() {
+    const { dailyNetSales, endOfUntil, SiteTime, startStoreSimulator } = yield* simulators
+    const now = yield* Clock.currentTimeMillis
+    const ends = yield* endsAtOption(o.until, (text) => endOfUntil(text, new SiteTime(DEMO_TIMEZONE), now))
+    const sim = yield* Effect.acquireRelease(
+      Effect.promise(() => startStoreSimulator({ data: { seed: o.seed, orders: o.orders, days: DEMO_DAYS, ...ends }, timezone: DEMO_TIMEZONE })),
+      (s) => Effect.promise(() => s.close())
     )
+    yield* Effect.logInfo(`demo: store simulator with ${o.orders} orders at ${sim.url}`)
+    const summary = yield* syncDemoStore(sim.url)
+    if (summary) yield* say(syncLine(summary))
+
+    const table = yield* dailyNetSalesTable(STORE_ID)
+    yield* say(`\n${yield* netSalesText(STORE_ID, table)}`)
+
+    const line = (r: NetSalesRow) => `${r.day} ${r.currency} ${r.orders_count} ${r.gross_sales} ${r.refunds} ${r.net_sales}`
+    const expected = dailyNetSales(sim.state).map(line)
+    const actual = table.map(line)
+    const same = expected.length === actual.length && expected.every((row, i) => row === actual[i])
+    yield* say(same
+      ? `\nverdict: every one of the ${actual.length} rows matches the simulator's own computation`
+      : `\nverdict: DIFFERS from the simulator's own computation (${expected.length} rows expected, ${actual.length} in the warehouse)`)
     if (!same) return yield* new DemoMismatch({ message: "the warehouse's daily net sales differ from the simulator's own computation" })
 
-    // The contact push, against a marketing simulator that starts empty (so the demo store's outbox does too).
-    const marketing = yield* Effect.acquireRelease(
-      Effect.promise(() => startMarketingSimulator()),
-      (m) => Effect.promise(() => m.close())
-    )
-    yield* Effect.logInfo(`demo: marketing simulator at ${marketing.baseUrl}`)
-    const push = yield* jobs.push(STORE_ID, yield* demoMarketingSettings(marketing.baseUrl))
-    const pushed = push.result
-    process.stdout.write("\n")
-    yield* reportPush(push)
-    const contacts = marketing.state.listContacts().length
-    const expectedContacts = pushed.derived - pushed.outbox.quarantined
-    process.stdout.write(
-      `marketing simulator: ${contacts} contacts (${pushed.created} created, ${pushed.updated} updated, ${pushed.unchanged} unchanged) ` +
-        `from ${pushed.requests} requests and ${pushed.tokenRequests} token request(s)\n`
-    )
-    if (contacts !== expectedContacts) {
-      return yield* new DemoMismatch({ message: `the marketing simulator holds ${contacts} contacts, the warehouse derives ${expectedContacts}` })
-    }
-    process.stdout.write(
-      `\nthe demo's rows are under store id "${STORE_ID}": \`STORE_ID=${STORE_ID} shopsync status\` shows them; ` +
-        "`shopsync warehouse start` keeps the warehouse up for psql or a BI tool (see docs/analytics.md, \"Connecting to the warehouse\")\n"
-    )
-  }).pipe(Effect.scoped, Effect.provide(StoreJobs.Default.pipe(Layer.provideMerge(DatabaseLive))))).pipe(
+    yield* pushDemoContacts
+  }).pipe(Effect.scoped, Effect.provide(StoreJobs.Default.pipe(Layer.provideMerge(DatabaseLive))))
+
+export const demoCommand = Command.make("demo", { orders, seed, until }, (o) =>
+  Effect.gen(function*() {
+    // Said first: starting the warehouse the first time takes seconds.
+    yield* say(`shopsync demo: a simulated store with ${o.orders.toLocaleString("en-US")} orders over ${DEMO_DAYS} days, synced into the ` +
+      "warehouse (embedded PostgreSQL unless DATABASE_URL is set) and checked against the simulator's own figures")
+    yield* demo(o)
+    yield* say(`\n${NEXT}`)
+  }).pipe(quietOnTerminal)).pipe(
     Command.withDescription(
       "Shows shopsync end to end on a simulated store, in store id \"demo\". Starts the store simulator and the warehouse (embedded PostgreSQL unless DATABASE_URL is set), runs a full sync " +
-        "into store id \"demo\" and prints analytics.daily_net_sales, checked against the simulator's own computation; then pushes " +
-        "the derived contacts to a marketing simulator and prints how many were created, updated and unchanged."
+        "into store id \"demo\" and prints analytics.daily_net_sales (its first and last days and the totals per currency), checked " +
+        "row by row against the simulator's own computation; then pushes the derived contacts to a marketing simulator. On a " +
+        "terminal it logs only warnings; elsewhere the JSON log lines as every command."
     )
   )

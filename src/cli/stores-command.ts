@@ -9,7 +9,8 @@ import { migrate } from "../warehouse/migrate.js"
 import { period } from "./backfill-command.js"
 import { forStoreId } from "./errors.js"
 import { runningWorkers, runThroughCluster } from "./stores-cluster.js"
-import { addCommand, everyOption, formatEvery, registryLayer, storeIdArg } from "./stores-add.js"
+import { addCommand, formatEvery, registryLayer, storeIdArg } from "./stores-add.js"
+import { setCommand } from "./stores-set.js"
 import { parseStreams, streamsOption } from "./streams-option.js"
 import { printRegisteredReport } from "./summary.js"
 import { formatTable } from "../jobs/table.js"
@@ -101,16 +102,6 @@ const rotateKeyCommand = Command.make("rotate-key", {}, () =>
       "(they open secrets sealed under either key); (2) run this: it reseals, in one transaction, every secret the old " +
       "key sealed under the new one; (3) remove SHOPSYNC_PREVIOUS_MASTER_KEY everywhere. Running it again is harmless. " +
       "A secret neither key opens fails it whole (exit 1, naming the store), leaving every row as it was."
-  ))
-
-const setCommand = Command.make("set", { storeId: storeIdArg, every: everyOption(false) }, ({ storeId, every }) =>
-  Effect.gen(function*() {
-    yield* migrate
-    yield* Effect.flatMap(StoreRegistry, (r) => r.setEvery(storeId, every))
-    yield* out(`store ${storeId} is now synced every ${formatEvery(every)}, from the workers' next schedule sweep (within 5 s)`)
-  }).pipe(Effect.provide(registryLayer))).pipe(Command.withDescription(
-    "Changes a registered store's sync interval (--every 10m). Its keys, checkpoints and rows stay; running workers take " +
-      "the new interval within seconds, without a restart. Needs no master key."
   ))
 
 const noPush = Options.boolean("no-push").pipe(

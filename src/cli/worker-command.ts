@@ -27,10 +27,10 @@ import { migrate } from "../warehouse/migrate.js"
 
 export class WorkerNeedsSharedDatabase extends Data.TaggedError("WorkerNeedsSharedDatabase")<{}> {
   override get message() {
-    return "shopsync worker needs DATABASE_URL, the PostgreSQL every worker shares: the workers coordinate through it " +
-      "(which worker holds which stores, the stores' queued work) and sync into it. The embedded warehouse is private " +
-      "to one process on one machine, so a worker cannot use it; for one machine without a cluster, `shopsync serve` or " +
-      "`shopsync stores sync` do the work"
+    return "shopsync worker needs DATABASE_URL, a PostgreSQL server the workers share: they coordinate through it " +
+      "(which worker holds which stores, the stores' queued work) and sync into it. On one machine the embedded warehouse " +
+      "serves as that server once it runs on its own: `shopsync warehouse start`, then " +
+      "`DATABASE_URL=$(npx shopsync warehouse url) npx shopsync worker`; for workers on several machines, a PostgreSQL they all reach"
   }
 }
 

@@ -1,4 +1,5 @@
 import { Config, ConfigError, Either, Option, Redacted } from "effect"
+import type { KeySource } from "../store-client/key-source.js"
 import { inRange, named, wholeNumber } from "./setting.js"
 
 // The settings of the long-running services (serve, the store registry, cluster workers) live beside these: re-exported
@@ -29,6 +30,8 @@ export interface StoreSettings {
   readonly concurrencyMode?: ConcurrencyMode | undefined
   /** STORE_AUTH: how the key travels (absent: auto). */
   readonly auth?: StoreAuth
+  /** Where the address and key were given, for the fix messages name (absent: the STORE_* variables). */
+  readonly source?: KeySource
 }
 
 /**
@@ -81,7 +84,7 @@ export const storeIdConfig = named(
 )
 
 /** How a sync talks to any store (page size, timeouts, concurrency, auth): a registered store's sync reads these too. */
-export type StoreTuning = Omit<StoreSettings, "apiUrl" | "consumerKey" | "consumerSecret" | "storeId">
+export type StoreTuning = Omit<StoreSettings, "apiUrl" | "consumerKey" | "consumerSecret" | "storeId" | "source">
 
 export const storeTuningConfig: Config.Config<StoreTuning> = Config.all({
   perPage: wholeNumber("STORE_PER_PAGE", 100, { min: 1, max: 100, why: "the store API's limit" }),

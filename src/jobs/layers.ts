@@ -20,7 +20,7 @@ export const storeClientLayer = (settings: StoreSettings) => StoreClientLive(set
 export const marketingLayer = (settings: MarketingSettings) => MarketingLive(settings).pipe(Layer.provide(NodeHttpClient.layerUndici))
 
 /** What a sync needs besides the warehouse (provided once per job): the store client, progress display. */
-export const syncLayer = (settings: StoreSettings) => Layer.mergeAll(storeClientLayer(settings), ProgressLive(settings.perPage))
+export const syncLayer = (settings: StoreSettings) => Layer.mergeAll(storeClientLayer(settings), ProgressLive())
 
 /** One store's repositories (the engine's StoreRepositories), provided once per job by the host running it. */
 export const storeWarehouse = (storeId: string) =>

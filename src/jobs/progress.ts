@@ -1,55 +1,83 @@
-import { Effect, Layer, LogLevel } from "effect"
+import { Clock, Effect, Layer, LogLevel, Schedule } from "effect"
 import { Progress, type StreamResult } from "../sync/engine.js"
 import { streamOutcome } from "../sync/errors.js"
+import { statusLine } from "../telemetry/terminal.js"
 
 interface Live {
+  /** Rows loaded (parents read, for a child stream). */
   rows: number
-  pages: number
-  total: number
+  /** What the stream expects: the store's count (X-WP-Total) when its first page came, or what it loaded. */
+  expected: number
+  /** When its first page came, and what that page held: the pace counts what came after. */
   readonly started: number
+  readonly first: number
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US")
 
+const duration = (seconds: number) =>
+  seconds < 60 ? `${Math.ceil(seconds)} s` : seconds < 3600 ? `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s` : `${(seconds / 3600).toFixed(1)} h`
+
 /**
- * On a terminal: one status line, redrawn as pages land (stream, pages done of total, rows/s).
- * Elsewhere (cron, CI): nothing per page, one structured log line per stream when it ends.
+ * How far the streams being read are: what is left of each, the rows per second since the first page, and the time
+ * left: the streams run at once, so the longest of theirs, each at its own pace (a child stream counts parents).
  */
-export const ProgressLive = (perPage: number, interactive = process.stderr.isTTY === true) =>
-  Layer.sync(Progress, () => {
+const measure = (live: ReadonlyMap<string, Live>, loaded: number, started: number, now: number) => {
+  const since = (t: number) => Math.max(0.001, (now - t) / 1000)
+  const left = [...live.values()].reduce((sum, s) => sum + Math.max(0, s.expected - s.rows), 0)
+  const etas = [...live.values()].map((s) =>
+    s.rows >= s.expected ? 0 : s.rows > s.first ? (s.expected - s.rows) / ((s.rows - s.first) / since(s.started)) : undefined)
+  return { rate: since(started) < 1 ? undefined : loaded / since(started), left, etaSeconds: etas.some((e) => e === undefined) ? undefined : Math.max(0, ...(etas as number[])) }
+}
+
+/**
+ * On a terminal: one status line, redrawn as pages land: each stream's rows of the store's count, rows/s and the
+ * time left (ETA) at that pace. Elsewhere (cron, CI): every 10 s while streams are read, one `progress` log line with
+ * the same figures as fields; and one structured log line per stream when it ends.
+ */
+export const ProgressLive = (interactive = process.stderr.isTTY === true) =>
+  Layer.scoped(Progress, Effect.gen(function*() {
     const live = new Map<string, Live>()
-    const draw = () => {
-      const parts = [...live.entries()].map(([stream, s]) => {
-        const rate = s.rows / Math.max(0.001, (Date.now() - s.started) / 1000)
-        const pages = Math.max(s.pages, Math.ceil(s.total / perPage))
-        return `${stream} page ${s.pages}/${pages} ${fmt(s.rows)} rows ${fmt(rate)}/s`
-      })
-      process.stderr.write(`\r\x1b[2K${parts.join("  |  ")}`)
-    }
+    let loaded = 0
+    let started: number | undefined
+    const figures = Effect.map(Clock.currentTimeMillis, (now) => measure(live, loaded, started ?? now, now))
+    const draw = Effect.map(figures, ({ etaSeconds, rate }) => {
+      const streams = [...live.entries()].map(([stream, s]) => `${stream} ${fmt(s.rows)}/${fmt(s.expected)}`).join(" · ")
+      const pace = [rate === undefined ? "" : `${fmt(rate)} rows/s`, etaSeconds === undefined ? "" : `about ${duration(etaSeconds)} left`]
+      statusLine.set(`${streams}  ${pace.filter((p) => p !== "").join(", ")}`)
+    })
+    const report = Effect.flatMap(figures, ({ etaSeconds, left, rate }) =>
+      live.size === 0 ? Effect.void : Effect.logInfo(`progress: ${fmt(loaded)} rows loaded, ${fmt(left)} to go`).pipe(Effect.annotateLogs({
+        event: "progress",
+        rows: loaded,
+        rowsLeft: left,
+        ...(rate === undefined ? {} : { rowsPerSecond: Math.round(rate) }),
+        ...(etaSeconds === undefined ? {} : { etaSeconds: Math.ceil(etaSeconds) }),
+        streams: Object.fromEntries([...live.entries()].map(([stream, s]) => [stream, { rows: s.rows, expected: s.expected }]))
+      })))
+    if (!interactive) yield* Effect.forkScoped(Effect.repeat(Effect.delay(report, "10 seconds"), Schedule.forever))
+    yield* Effect.addFinalizer(() => Effect.sync(statusLine.clear))
     return Progress.of({
       page: (stream, rows, total) =>
-        interactive
-          ? Effect.sync(() => {
-            const s = live.get(stream) ?? { rows: 0, pages: 0, total, started: Date.now() }
-            // The first page's total counts what remained when the stream started.
-            if (s.pages === 0) s.total = total
-            s.rows += rows
-            s.pages += 1
-            live.set(stream, s)
-            draw()
-          })
-          : Effect.void,
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          started ??= now
+          const s = live.get(stream) ?? { rows: 0, expected: total, started: now, first: rows }
+          s.rows += rows
+          s.expected = Math.max(s.expected, s.rows)
+          live.set(stream, s)
+          loaded += rows
+          if (interactive) yield* draw
+        }),
       streamDone: (result: StreamResult) =>
         Effect.gen(function*() {
-          if (interactive) {
-            live.delete(result.stream)
-            process.stderr.write("\r\x1b[2K")
-          }
+          live.delete(result.stream)
+          if (interactive) statusLine.clear()
           yield* logStreamOutcome(result, interactive)
-          if (interactive && live.size > 0) draw()
+          if (interactive && live.size > 0) yield* draw
         })
     })
-  })
+  }))
 
 /**
  * A stream's outcome as one log line (`stream`, `outcome`: done, failed, unavailable, not due, skipped, figures,

@@ -6,6 +6,7 @@ import { UnusableAnswer } from "../http-client/send.js"
 import { tlsProblem } from "../http-client/tls.js"
 import { authFailure, errorFields } from "./auth-answer.js"
 import {
+  type KeySource,
   type StoreAuthFailed,
   type StoreError,
   StoreNotApi,
@@ -29,6 +30,8 @@ export interface Judging {
   readonly basicRead: boolean
   /** The store has answered with JSON before: a later web page is a hiccup, not a wrong address. */
   readonly jsonSeen: boolean
+  /** Where the address and key were given (absent: the STORE_* variables), for the messages' fix. */
+  readonly source?: KeySource | undefined
 }
 
 const isOk = (status: number) => status >= 200 && status < 300
@@ -52,7 +55,8 @@ const redirected = (answer: Answer, judging: Judging): StoreRedirected => {
     url: judging.shown,
     status: answer.status,
     location: location && safeUrl(location.toString()),
-    suggestion: location && rootBehind(answer, judging.apiUrl, location)
+    suggestion: location && rootBehind(answer, judging.apiUrl, location),
+    source: judging.source
   })
 }
 
@@ -61,7 +65,8 @@ const notApi = (answer: Answer, judging: Judging): StoreNotApi =>
     url: judging.shown,
     status: answer.status,
     title: /<title[^>]*>([^<]*)<\/title>/i.exec(answer.text)?.[1]?.trim() || undefined,
-    suggestion: `${new URL(judging.apiUrl).origin}/wp-json/wc/v3`
+    suggestion: `${new URL(judging.apiUrl).origin}/wp-json/wc/v3`,
+    source: judging.source
   })
 
 /**
@@ -71,7 +76,7 @@ const notApi = (answer: Answer, judging: Judging): StoreNotApi =>
 export const judge = (answer: Answer, judging: Judging): Effect.Effect<Answer, AttemptFailure> =>
   Effect.gen(function*() {
     if (answer.status === 401 || answer.status === 403) {
-      return yield* authFailure(answer, judging.shown, judging.basicRead, judging.plainHttp)
+      return yield* authFailure(answer, judging.shown, judging.basicRead, judging.plainHttp, judging.source)
     }
     if (answer.status >= 300 && answer.status < 400) return yield* redirected(answer, judging)
     if (isOk(answer.status) && answer.body !== undefined) return answer
@@ -81,20 +86,20 @@ export const judge = (answer: Answer, judging: Judging): Effect.Effect<Answer, A
   })
 
 /** The error the caller gets once the retries are over. */
-export const giveUp = (e: AttemptFailure, attempts: number, shown: string, method = "GET"): StoreError => {
+export const giveUp = (e: AttemptFailure, attempts: number, shown: string, method = "GET", source?: KeySource): StoreError => {
   switch (e._tag) {
     case "TransportFailed": {
       const problem = tlsProblem(e.reason)
       return problem
-        ? new StoreTlsFailed({ url: shown, code: e.reason, problem })
-        : new StoreUnreachable({ method, url: shown, reason: e.reason, attempts })
+        ? new StoreTlsFailed({ url: shown, code: e.reason, problem, source })
+        : new StoreUnreachable({ method, url: shown, reason: e.reason, attempts, source })
     }
     case "UnusableAnswer": {
       const { status, body, text } = e.answer
       const { code, message } = errorFields(body)
       const said = message ??
         (isOk(status) ? "the body is not JSON" : text.slice(0, 200).replace(/\s+/g, " ").trim() || undefined)
-      return new StoreRequestFailed({ method, url: shown, status, code, storeMessage: said, attempts })
+      return new StoreRequestFailed({ method, url: shown, status, code, storeMessage: said, attempts, source })
     }
     default:
       return e

@@ -1,7 +1,8 @@
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Option } from "effect"
 import type { Answer } from "../http-client/send.js"
-import { type AuthRefusal, StoreAuthFailed } from "./errors.js"
+import { type AuthRefusal, type KeySource, StoreAuthFailed } from "./errors.js"
+import { urlName } from "./key-source.js"
 
 /** How one request carries the key. */
 export type Credentials = "basic" | "oauth1" | "query"
@@ -49,7 +50,7 @@ export const refusalOf = (answer: Answer, basicRead: boolean): AuthRefusal => {
   return carried === "oauth1" || carried === "query" || (carried === "basic" && basicRead) ? "permission" : "no-credentials"
 }
 
-const hintFor = (refusal: AuthRefusal, carried: Credentials | undefined, plainHttp: boolean): string | undefined => {
+const hintFor = (refusal: AuthRefusal, carried: Credentials | undefined, plainHttp: boolean, source: KeySource | undefined): string | undefined => {
   if (refusal === "permission") return "create the key for a shop manager or an administrator (Read access is enough)"
   if (refusal === "rejected") {
     return carried === "oauth1"
@@ -57,7 +58,7 @@ const hintFor = (refusal: AuthRefusal, carried: Credentials | undefined, plainHt
       : undefined
   }
   if (plainHttp) {
-    return "WooCommerce reads HTTP Basic only over HTTPS: use the store's https:// address in STORE_API_URL, " +
+    return `WooCommerce reads HTTP Basic only over HTTPS: use the store's https:// address in ${urlName(source)}, ` +
       "or STORE_AUTH=auto or oauth1 to sign requests with OAuth 1.0a"
   }
   return carried === "basic"
@@ -67,9 +68,9 @@ const hintFor = (refusal: AuthRefusal, carried: Credentials | undefined, plainHt
 }
 
 /** The StoreAuthFailed a 401/403 answer means; `shown` is the URL errors may name. */
-export const authFailure = (answer: Answer, shown: string, basicRead: boolean, plainHttp: boolean): StoreAuthFailed => {
+export const authFailure = (answer: Answer, shown: string, basicRead: boolean, plainHttp: boolean, source?: KeySource): StoreAuthFailed => {
   const { code, message } = errorFields(answer.body)
   const reason = refusalOf(answer, basicRead)
-  const hint = hintFor(reason, carriedBy(answer.request), plainHttp)
-  return new StoreAuthFailed({ url: shown, status: answer.status, code, storeMessage: message, reason, hint })
+  const hint = hintFor(reason, carriedBy(answer.request), plainHttp, source)
+  return new StoreAuthFailed({ url: shown, status: answer.status, code, storeMessage: message, reason, hint, source })
 }

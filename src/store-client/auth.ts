@@ -3,6 +3,7 @@ import { Effect, Option, Redacted, Ref } from "effect"
 import type { StoreAuth, StoreSettings } from "../config/settings.js"
 import type { Answer } from "../http-client/send.js"
 import { carriedBy, type Credentials } from "./auth-answer.js"
+import { urlName } from "./key-source.js"
 import { makeOAuth1Signer } from "./oauth1.js"
 
 /**
@@ -13,16 +14,16 @@ export const credentialsFor = (choice: StoreAuth, plainHttp: boolean): Credentia
   choice === "auto" ? (plainHttp ? "oauth1" : "basic") : choice
 
 /** What a run over plain HTTP is told once, by how the key travels; explicit oauth1 chose it knowingly. */
-const plainHttpWarning = (choice: StoreAuth, how: Credentials, host: string): string | undefined => {
+const plainHttpWarning = (choice: StoreAuth, how: Credentials, host: string, url: string): string | undefined => {
   if (how === "basic") {
     return `store: STORE_AUTH=basic over plain HTTP sends the consumer key and secret to ${host} in clear on every ` +
-      "request, readable by anyone on the path: use the store's https:// address in STORE_API_URL, or STORE_AUTH=oauth1 " +
+      `request, readable by anyone on the path: use the store's https:// address in ${url}, or STORE_AUTH=oauth1 ` +
       "(or auto) to sign requests instead"
   }
   return choice === "auto"
     ? `store: ${host} is plain HTTP, so every request is signed with OAuth 1.0a (the secret never travels). The ` +
       "connection is unencrypted: the consumer key and the store's data travel in clear (use the store's https:// " +
-      "address in STORE_API_URL if it has one)"
+      `address in ${url} if it has one)`
     : undefined
 }
 
@@ -38,7 +39,7 @@ export const makeStoreAuth = (settings: StoreSettings) =>
     const basicRead = yield* Ref.make(false)
     const sign = makeOAuth1Signer(settings.consumerKey, settings.consumerSecret)
     const rootPath = new URL(settings.apiUrl).pathname.replace(/\/$/, "")
-    const warning = plainHttp ? plainHttpWarning(choice, how, new URL(settings.apiUrl).host) : undefined
+    const warning = plainHttp ? plainHttpWarning(choice, how, new URL(settings.apiUrl).host, urlName(settings.source)) : undefined
     // On the first request rather than here: a command that never reaches the store has nothing to warn about.
     const warnOnce = yield* Effect.once(warning === undefined ? Effect.void : Effect.logWarning(warning))
 

@@ -1,4 +1,7 @@
 import { Data } from "effect"
+import { changeUrl, checkKey, checkUrl, type KeySource, setUrl, urlName } from "./key-source.js"
+
+export type { KeySource } from "./key-source.js"
 
 /** Messages are one paragraph: whatever a server said is folded onto one line. */
 export const oneLine = (text: string): string => text.replace(/\s+/g, " ").trim()
@@ -11,12 +14,13 @@ export class StoreRequestFailed extends Data.TaggedError("StoreRequestFailed")<{
   readonly code: string | undefined
   readonly storeMessage: string | undefined
   readonly attempts: number
+  readonly source?: KeySource
 }> {
   override get message() {
     const what = this.code ? `${this.status} ${this.code}` : `${this.status}`
     const said = this.storeMessage ? `: ${oneLine(this.storeMessage)}` : ""
     const tries = this.attempts > 1 ? ` after ${this.attempts} attempts` : ""
-    const hint = this.code === "rest_no_route" ? "; check STORE_API_URL (the API root, ending in /wp-json/wc/v3)" : ""
+    const hint = this.code === "rest_no_route" ? `; ${checkUrl(this.source, "the API root, ending in /wp-json/wc/v3")}` : ""
     return `the store answered ${what}${said} to ${this.method} ${this.url}${tries}${hint}`
   }
 }
@@ -45,6 +49,7 @@ export class StoreAuthFailed extends Data.TaggedError("StoreAuthFailed")<{
   readonly reason: AuthRefusal
   /** What to change, when the situation (transport, STORE_AUTH) tells. */
   readonly hint: string | undefined
+  readonly source?: KeySource
 }> {
   override get message() {
     const answer = `${this.status}${this.code ? ` ${this.code}` : ""}${this.storeMessage ? `: ${oneLine(this.storeMessage)}` : ""}`
@@ -57,7 +62,7 @@ export class StoreAuthFailed extends Data.TaggedError("StoreAuthFailed")<{
         return `the consumer key may not read ${this.url} (${answer}): its user lacks the capability ` +
           `(settings, system status, webhooks and reports need manage_woocommerce)${hint}`
       case "rejected":
-        return `the store rejected the consumer key (${answer}) on ${this.url}; check STORE_CONSUMER_KEY and STORE_CONSUMER_SECRET${hint}`
+        return `the store rejected the consumer key (${answer}) on ${this.url}; ${checkKey(this.source)}${hint}`
     }
   }
 }
@@ -68,9 +73,10 @@ export class StoreUnreachable extends Data.TaggedError("StoreUnreachable")<{
   readonly url: string
   readonly reason: string
   readonly attempts: number
+  readonly source?: KeySource
 }> {
   override get message() {
-    return `could not reach the store at ${this.method} ${this.url} after ${this.attempts} attempts (${oneLine(this.reason)}); check STORE_API_URL and the network`
+    return `could not reach the store at ${this.method} ${this.url} after ${this.attempts} attempts (${oneLine(this.reason)}); ${checkUrl(this.source)} and the network`
   }
 }
 
@@ -80,12 +86,13 @@ export class StoreTlsFailed extends Data.TaggedError("StoreTlsFailed")<{
   /** The system error code, e.g. ERR_SSL_WRONG_VERSION_NUMBER or DEPTH_ZERO_SELF_SIGNED_CERT. */
   readonly code: string
   readonly problem: "protocol" | "certificate"
+  readonly source?: KeySource
 }> {
   override get message() {
     return this.problem === "protocol"
       ? `no TLS session with the store at ${this.url} (${this.code}): the server does not speak HTTPS on that port; ` +
-        `check STORE_API_URL (an https:// address on a plain-HTTP port, or the wrong port)`
-      : `the store's TLS certificate is not trusted at ${this.url} (${this.code}); check the host in STORE_API_URL, ` +
+        checkUrl(this.source, "an https:// address on a plain-HTTP port, or the wrong port")
+      : `the store's TLS certificate is not trusted at ${this.url} (${this.code}); check the host in ${urlName(this.source)}, ` +
         `give the store a certificate from a public authority, or trust its authority with NODE_EXTRA_CA_CERTS=/path/to/ca.pem`
   }
 }
@@ -98,11 +105,13 @@ export class StoreNotApi extends Data.TaggedError("StoreNotApi")<{
   readonly title: string | undefined
   /** The API root to try instead. */
   readonly suggestion: string
+  readonly source?: KeySource
 }> {
   override get message() {
     const page = this.title ? `an HTML page ("${oneLine(this.title)}")` : "an HTML page"
-    return `STORE_API_URL points at the site, not its API root: GET ${this.url} answered ${this.status} with ${page} ` +
-      `instead of JSON; set STORE_API_URL to the API root, usually ${this.suggestion}`
+    const fix = this.source === undefined ? `set STORE_API_URL to the API root, usually ${this.suggestion}` : `${setUrl(this.source, this.suggestion)} (the usual API root)`
+    return `${urlName(this.source)} points at the site, not its API root: GET ${this.url} answered ${this.status} with ${page} ` +
+      `instead of JSON; ${fix}`
   }
 }
 
@@ -114,12 +123,13 @@ export class StoreRedirected extends Data.TaggedError("StoreRedirected")<{
   readonly location: string | undefined
   /** The API root the redirect points to, when it can be told. */
   readonly suggestion: string | undefined
+  readonly source?: KeySource
 }> {
   override get message() {
     const where = this.location ? ` to ${this.location}` : " without a Location"
     const fix = this.suggestion
-      ? `set STORE_API_URL=${this.suggestion}`
-      : "set STORE_API_URL to the address the API answers on without redirecting"
+      ? setUrl(this.source, this.suggestion)
+      : `set ${urlName(this.source)} to the address the API answers on without redirecting${changeUrl(this.source)}`
     return `the store redirects (${this.status})${where} from GET ${this.url}; shopsync does not follow redirects: ${fix}`
   }
 }

@@ -56,7 +56,7 @@ export const makeGetJson = (settings: StoreSettings, policy: RetryPolicy) =>
 
     const judged = (answer: Answer, shown: string) =>
       Effect.flatMap(Effect.all([auth.basicRead, Ref.get(jsonSeen)]), ([basicRead, seen]) =>
-        judge(answer, { apiUrl: settings.apiUrl, shown, plainHttp: auth.plainHttp, basicRead, jsonSeen: seen }))
+        judge(answer, { apiUrl: settings.apiUrl, shown, plainHttp: auth.plainHttp, basicRead, jsonSeen: seen, source: settings.source }))
 
     const attempt = (write: Write | undefined, url: string, shown: string): Effect.Effect<Answer, AttemptFailure> =>
       exchange(write, url).pipe(
@@ -70,7 +70,7 @@ export const makeGetJson = (settings: StoreSettings, policy: RetryPolicy) =>
       const method = write?.method ?? "GET"
       const schedule = retrySchedule<AttemptFailure>(policy, { service: "store", label: `${method} ${shown}`, transient: isTransient })
       return requestSpans("store", method, shown)(attempt(write, url, shown), (tried) =>
-        Effect.retryOrElse(tried, schedule, (e, attempts) => Effect.fail(giveUp(e, attempts, shown, method))))
+        Effect.retryOrElse(tried, schedule, (e, attempts) => Effect.fail(giveUp(e, attempts, shown, method, settings.source))))
     }
 
     const getJson = (path: string, params: QueryParams = {}) => requestJson(undefined, path, params)

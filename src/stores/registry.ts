@@ -49,6 +49,16 @@ export interface NewStore {
   readonly marketing: Option.Option<StoreMarketing>
 }
 
+/** What `stores set` changes: each None keeps the registered value. */
+export interface StoreChanges {
+  readonly apiUrl: Option.Option<string>
+  readonly consumerKey: Option.Option<string>
+  readonly consumerSecret: Option.Option<Redacted.Redacted<string>>
+  readonly everyMs: Option.Option<number>
+  readonly webhookSecret: Option.Option<Redacted.Redacted<string>>
+  readonly marketing: Option.Option<StoreMarketing>
+}
+
 export class StoreNotRegistered extends Data.TaggedError("StoreNotRegistered")<{ readonly storeId: string }> {
   override get message() {
     return `store ${this.storeId} is not registered; \`shopsync stores list\` shows the registered stores`
@@ -57,8 +67,8 @@ export class StoreNotRegistered extends Data.TaggedError("StoreNotRegistered")<{
 
 export class StoreAlreadyRegistered extends Data.TaggedError("StoreAlreadyRegistered")<{ readonly storeId: string }> {
   override get message() {
-    return `store ${this.storeId} is already registered; \`shopsync stores set ${this.storeId} --every …\` changes its interval; ` +
-      `to change its URL or keys, \`shopsync stores remove ${this.storeId}\` and add it again (its warehouse rows stay)`
+    return `store ${this.storeId} is already registered; \`shopsync stores set ${this.storeId}\` changes its URL, keys, ` +
+      "secrets or interval (--url, --key, --secret-env, --every…; see `shopsync stores set --help`)"
   }
 }
 
@@ -117,8 +127,8 @@ export class StoreRegistry extends Context.Tag("StoreRegistry")<StoreRegistry, {
   readonly webhookSecrets: Effect.Effect<ReadonlyMap<string, Either.Either<Option.Option<Redacted.Redacted<string>>, KeyProblem | MasterKeyWrong>>, SqlError>
   /** Deletes the registry row only: the store's warehouse rows stay. */
   readonly remove: (storeId: string) => Effect.Effect<void, StoreNotRegistered | SqlError>
-  /** The store's sync interval; the schedule takes it at its next tick. */
-  readonly setEvery: (storeId: string, everyMs: number) => Effect.Effect<void, StoreNotRegistered | SqlError>
+  /** Changes what `changes` names, secrets sealed anew; the schedule takes a new interval at its next tick. */
+  readonly update: (storeId: string, changes: StoreChanges) => Effect.Effect<void, StoreNotRegistered | KeyProblem | SqlError>
   /** Pause (false) or resume (true) the store's scheduled syncs. */
   readonly setEnabled: (storeId: string, enabled: boolean) => Effect.Effect<void, StoreNotRegistered | SqlError>
   /**
@@ -165,6 +175,28 @@ const make = Effect.gen(function*() {
               ${m === undefined ? null : Redacted.value(m.clientId)}, ${marketingSecret})
             ON CONFLICT (store_id) DO NOTHING RETURNING true AS found` })(undefined)
       if (inserted.length === 0) return yield* new StoreAlreadyRegistered({ storeId: store.storeId })
+    })
+
+  const update = (storeId: string, c: StoreChanges) =>
+    Effect.gen(function*() {
+      const seal = (field: string, secret: Option.Option<Redacted.Redacted<string>>) =>
+        Option.match(secret, { onNone: () => Effect.succeed(null), onSome: (value) => box.seal({ storeId, field }, value) })
+      const consumerSecret = yield* seal("consumer_secret", c.consumerSecret)
+      const webhookSecret = yield* seal("webhook_secret", c.webhookSecret)
+      const m = Option.getOrUndefined(c.marketing)
+      const marketingSecret = yield* seal("marketing_client_secret", Option.map(c.marketing, (x) => x.clientSecret))
+      const seconds = Option.getOrNull(Option.map(c.everyMs, (ms) => ms / 1000))
+      yield* touched(storeId, sql`UPDATE sync.store_registry SET
+          api_url = COALESCE(${Option.getOrNull(c.apiUrl)}, api_url),
+          consumer_key = COALESCE(${Option.getOrNull(c.consumerKey)}, consumer_key),
+          consumer_secret = COALESCE(${consumerSecret}, consumer_secret),
+          every = COALESCE(make_interval(secs => ${seconds}::float8), every),
+          webhook_secret = COALESCE(${webhookSecret}, webhook_secret),
+          marketing_url = COALESCE(${m?.url ?? null}, marketing_url),
+          marketing_client_id = COALESCE(${m === undefined ? null : Redacted.value(m.clientId)}, marketing_client_id),
+          marketing_client_secret = COALESCE(${marketingSecret}, marketing_client_secret),
+          updated_at = now()
+        WHERE store_id = ${storeId} RETURNING store_id`)
     })
 
   const get = (storeId: string) =>
@@ -230,9 +262,7 @@ const make = Effect.gen(function*() {
     get,
     webhookSecrets,
     remove: (storeId) => touched(storeId, sql`DELETE FROM sync.store_registry WHERE store_id = ${storeId} RETURNING store_id`),
-    setEvery: (storeId, everyMs) =>
-      touched(storeId, sql`UPDATE sync.store_registry SET every = make_interval(secs => ${everyMs / 1000}), updated_at = now()
-        WHERE store_id = ${storeId} RETURNING store_id`),
+    update,
     setEnabled: (storeId, enabled) =>
       touched(storeId, sql`UPDATE sync.store_registry SET enabled = ${enabled}, updated_at = now() WHERE store_id = ${storeId} RETURNING store_id`),
     recordSuccess: (storeId, runner) =>

@@ -21,7 +21,8 @@ export const registeredStoreSettings = (store: RegisteredStore): Effect.Effect<S
       consumerKey: store.consumerKey,
       consumerSecret: store.consumerSecret,
       storeId: store.storeId,
-      ...tuning
+      ...tuning,
+      source: { registered: store.storeId }
     }
     return queryAuthNeedsHttps(settings)
       ? Effect.succeed(settings)

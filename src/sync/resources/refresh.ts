@@ -124,7 +124,9 @@ export const refreshScopes = (
   spec: ResourceSpec,
   scopes: ReadonlyArray<string>,
   /** Written in each batch's transaction, after its rows (a full pass's progress). */
-  checkpoint: (batch: ReadonlyArray<string>) => Effect.Effect<void, SqlError> = () => Effect.void
+  checkpoint: (batch: ReadonlyArray<string>) => Effect.Effect<void, SqlError> = () => Effect.void,
+  /** Told how many scopes each stored batch had (a long pass's progress). */
+  onBatch: (scopes: number) => Effect.Effect<void> = () => Effect.void
 ) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -136,6 +138,7 @@ export const refreshScopes = (
       const batch = scopes.slice(i, i + SCOPES_PER_MERGE)
       const docs = yield* fetchBatch(spec, batch)
       const changes = yield* sql.withTransaction(Effect.zipLeft(warehouse.merge(spec.table, batch, docs), checkpoint(batch)))
+      yield* onBatch(batch.length)
       for (const c of changes) {
         if (c.change === "deleted") deleted++
         else {

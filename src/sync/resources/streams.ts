@@ -138,9 +138,12 @@ export const children = (
     // The parents that changed, but those the pass reads anyway.
     const skip = new Set(rest)
     const liveSet = new Set(live)
-    const recent = yield* refreshScopes(spec[name], [...new Set([...(yield* changed)].map(String))].filter((key) => liveSet.has(key) && !skip.has(key)))
+    const scopes = [...new Set([...(yield* changed)].map(String))].filter((key) => liveSet.has(key) && !skip.has(key))
+    // Progress in parents read: one request or more each, the longest part of a first sync.
+    const parentsRead = (count: number) => ctx.progress.page(name, count, scopes.length + (Option.isSome(pass) ? rest.length : 0))
+    const recent = yield* refreshScopes(spec[name], scopes, undefined, parentsRead)
     const full = Option.isSome(pass)
-      ? yield* refreshScopes(spec[name], rest, (batch) => state.savePassProgress(name, { startedAt: pass.value.startedAt, after: batch[batch.length - 1]! }))
+      ? yield* refreshScopes(spec[name], rest, (batch) => state.savePassProgress(name, { startedAt: pass.value.startedAt, after: batch[batch.length - 1]! }), parentsRead)
       : { written: 0, deleted: 0, changed: [] }
     const orphans = yield* retireOrphans(spec[name], live)
     if (Option.isSome(pass)) yield* state.fullPassDone(name, pass.value.startedAt)
