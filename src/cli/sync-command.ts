@@ -1,8 +1,10 @@
 import { Command, Options } from "@effect/cli"
-import { Effect, Layer, Option } from "effect"
+import { Data, Effect, Layer, Option } from "effect"
 import { storeSettingsConfig } from "../config/settings.js"
 import { marketingSettingsOption } from "../config/marketing.js"
 import { StoreJobs } from "../jobs/store-jobs.js"
+import { formatTable } from "../jobs/table.js"
+import type { DryRunStream } from "../sync/dry-run.js"
 import { RunDatabaseLive } from "../warehouse/database.js"
 import { CATALOGUE, STREAMS } from "../sync/catalogue.js"
 import { forStore } from "./errors.js"
@@ -20,21 +22,55 @@ const waitTimeoutOption = Options.integer("wait-timeout").pipe(
 const noPushOption = Options.boolean("no-push").pipe(
   Options.withDescription("do not push contacts to the marketing service after the sync")
 )
+const fullRefreshOption = Options.text("full-refresh").pipe(
+  Options.withPseudoName("LIST"),
+  Options.withDescription(
+    "comma-separated streams to read again from the start: their cursors are forgotten (under the run lock) and only they run; " +
+      "rows are merged by id, so nothing is counted twice, and what the store no longer has is found by the deletion look"
+  ),
+  Options.optional
+)
+const dryRunOption = Options.boolean("dry-run").pipe(
+  Options.withDescription("say what the sync would read (each stream's cursor, the documents and pages past it) and write nothing")
+)
+
+/** --full-refresh names its streams itself: with --streams as well, which to run would be unclear. */
+class StreamsTwice extends Data.TaggedError("StreamsTwice")<{ readonly message: string }> {
+  readonly exitCode = 64
+}
+
+const dryRunText = (rows: ReadonlyArray<DryRunStream>) =>
+  formatTable(rows.map((r) => ({
+    stream: r.stream,
+    documents: r.documents ?? "",
+    pages: r.pages ?? "",
+    from: r.from
+  })), ["stream", "documents", "pages", "from"]) + "\ndry run: nothing was written; the documents past each cursor are a floor (a walk re-reads its cursor's second)\n"
 
 export const syncCommand = Command.make(
   "sync",
-  { streams: streamsOption("all"), wait: waitOption, waitTimeout: waitTimeoutOption, noPush: noPushOption },
-  ({ streams, wait, waitTimeout, noPush }) =>
+  {
+    streams: streamsOption("all"), wait: waitOption, waitTimeout: waitTimeoutOption, noPush: noPushOption,
+    fullRefresh: fullRefreshOption, dryRun: dryRunOption
+  },
+  ({ streams, wait, waitTimeout, noPush, fullRefresh, dryRun }) =>
     forStore("sync", (storeId) =>
       Effect.gen(function*() {
-        const selected = yield* parseStreams(streams, STREAMS)
+        if (Option.isSome(streams) && Option.isSome(fullRefresh)) {
+          return yield* new StreamsTwice({ message: "--full-refresh names the streams it reads again: give them there, without --streams" })
+        }
+        const named = Option.orElse(fullRefresh, () => streams)
+        const selected = yield* parseStreams(named, STREAMS)
         const target = { storeId, settings: yield* storeSettingsConfig, marketing: yield* marketingSettingsOption }
-        const report = yield* (yield* StoreJobs).sync(target, {
+        const jobs = yield* StoreJobs
+        if (dryRun) return yield* Effect.flatMap(jobs.dryRun(target, selected), (rows) => Effect.sync(() => process.stdout.write(dryRunText(rows))))
+        const report = yield* jobs.sync(target, {
           streams: selected,
           mode: { kind: "sync" },
           waitForLock: wait || Option.isSome(waitTimeout),
           ...(Option.isSome(waitTimeout) ? { waitSeconds: waitTimeout.value } : {}),
-          named: Option.isSome(streams)
+          named: Option.isSome(named),
+          fullRefresh: Option.isSome(fullRefresh)
         }, noPush ? "enqueue" : "push")
         yield* printSyncReport(report, noPush)
       }).pipe(Effect.provide(StoreJobs.Default.pipe(Layer.provideMerge(RunDatabaseLive)))))
@@ -49,6 +85,8 @@ export const syncCommand = Command.make(
       "A stream the store does not serve (404 rest_no_route) or will not let this key read (401/403) is skipped with a " +
       "warning and tried again after SHOPSYNC_UNAVAILABLE_RECHECK_HOURS (default 24), or at once when named with --streams " +
       "(then it fails the run). `status` shows each stream's strategy. Exits at once if another run holds the lock. " +
+      "--full-refresh LIST reads those streams again from the start (a row you doubt: `shopsync resync`); --dry-run says " +
+      "what a sync would read from each cursor, without a lock or a write (exit 0). " +
       "Exit codes: 0 done; 2 some streams failed (the others and the contact push ran); 75 another run holds the " +
       "store's lock, nothing done; 1 the run could not start or failed as a whole; 130/143 stopped by SIGINT/SIGTERM " +
       "(the next run resumes)."

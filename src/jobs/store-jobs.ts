@@ -5,6 +5,8 @@ import { Outbox, OutboxLive } from "../contacts/outbox.js"
 import { enqueueContacts, type EnqueueResult, pushContacts } from "../contacts/push.js"
 import { runSync, type RunSummary, storeDailyTotals, type SyncRequest } from "../sync/engine.js"
 import { RunLockHeld, type SyncFailed } from "../sync/errors.js"
+import type { StreamName } from "../sync/catalogue.js"
+import { dryRun } from "../sync/dry-run.js"
 import { runVerify, type VerifyRequest } from "../sync/reconcile/verify.js"
 import { Runs } from "../sync/runs.js"
 import { SyncState } from "../sync/state.js"
@@ -23,7 +25,7 @@ export interface StoreTarget {
 }
 
 /** A sync or backfill: the request a host makes, minus the full-pass settings (the job reads them). */
-export type StoreJob = Pick<SyncRequest, "streams" | "mode" | "waitForLock" | "waitSeconds" | "named">
+export type StoreJob = Pick<SyncRequest, "streams" | "mode" | "waitForLock" | "waitSeconds" | "named" | "fullRefresh">
 
 /** After a sync: send the changed contacts, only enqueue them (`sync --no-push`), or leave them (serve pushes its own way). */
 export type AfterSync = "push" | "enqueue" | "none"
@@ -124,6 +126,9 @@ export class StoreJobs extends Effect.Service<StoreJobs>()("shopsync/StoreJobs",
       sync: (target: StoreTarget, job: StoreJob, after: AfterSync, recordSkipped?: boolean) => run(target, job, after, recordSkipped),
       backfill: (target: StoreTarget, job: StoreJob) => run(target, job, "none"),
       verify,
+      /** `sync --dry-run`: what a sync of `streams` would read (sync/dry-run.ts); writes nothing, takes no lock. */
+      dryRun: (target: StoreTarget, streams: ReadonlyArray<StreamName>) =>
+        dryRun(streams).pipe(Effect.provide(Layer.merge(storeClientLayer(target.settings), storeWarehouse(target.storeId))), Effect.provide(context)),
       push,
       /**
        * `shopsync resync`: each document read again by id from the store (webhooks/resync.ts), then the daily sums.

@@ -33,6 +33,8 @@ export interface SyncRequest {
   readonly waitSeconds?: number
   /** The user named the streams (--streams): they run whether due or not, and one the store does not serve fails the run. */
   readonly named: boolean
+  /** `sync --full-refresh`: the streams' cursors are forgotten under the run lock first, so they are read from the start. */
+  readonly fullRefresh?: boolean
   readonly customersFullScanHours: number
   /** Hours between full passes over every parent of a child stream (variations, notes, terms, …); 0: every run. */
   readonly childrenFullPassHours: number

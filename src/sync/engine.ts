@@ -13,7 +13,7 @@ import { errorText, type RunSummary, type StreamResult, SyncFailed } from "./err
 import { acquireRunLocks, type RunLocks } from "./lock.js"
 import { makeScheduler } from "./scheduler.js"
 import { Runs } from "./runs.js"
-import type { SyncState } from "./state.js"
+import { SyncState } from "./state.js"
 import { driftOf } from "./reconcile/drift.js"
 import type { Reconciliations } from "./reconcile/record.js"
 import { reconcileIfDue } from "./reconcile/schedule.js"
@@ -96,6 +96,7 @@ const runLocked = (request: SyncRequest, locks: RunLocks) =>
     const sales = withGuard(locks.sales)
     // What a run that stopped early left to store, so the views are fast while this one runs.
     yield* sales(storeDailyTotals)
+    if (request.fullRefresh) yield* sales(Effect.flatMap(SyncState, (state) => Effect.forEach(request.streams, state.forget, { discard: true })))
     const ctx: RunContext = {
       storeId: store.storeId,
       runId: run.id,

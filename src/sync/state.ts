@@ -91,6 +91,8 @@ export class SyncState extends Context.Tag("shopsync/SyncState")<SyncState, {
   readonly reportDaysDone: (first: string, last: string) => Effect.Effect<void, SqlError>
   /** Forgets every stream's state (the demo starts from nothing). */
   readonly reset: Effect.Effect<void, SqlError>
+  /** Forgets one stream's state and its listings' (`orders.trash`): its next run reads it as a first sync would. */
+  readonly forget: (stream: string) => Effect.Effect<void, SqlError>
 }>() {}
 
 /** A full pass is due when there has been none yet, or `hours` ago (0: every run). */
@@ -163,7 +165,9 @@ export const makeSyncState = (storeId: string) =>
       ),
       reportDaysDone: (first, last) =>
         write(sql`DELETE FROM sync.report_days WHERE store_id = ${storeId} AND day BETWEEN ${first}::date AND ${last}::date`.pipe(Effect.asVoid)),
-      reset: write(sql`DELETE FROM sync.state WHERE store_id = ${storeId}`.pipe(Effect.asVoid))
+      reset: write(sql`DELETE FROM sync.state WHERE store_id = ${storeId}`.pipe(Effect.asVoid)),
+      forget: (stream) =>
+        write(sql`DELETE FROM sync.state WHERE store_id = ${storeId} AND (stream = ${stream} OR starts_with(stream, ${stream} || '.'))`.pipe(Effect.asVoid))
     })
   })
 

@@ -7,7 +7,7 @@ import { type DeletionSpec, findDeletedIfDue } from "../deletions.js"
 import { walkListings } from "./listings.js"
 
 /** `status=any` leaves out trashed orders, so trash is walked as a listing of its own with its own cursor. */
-const LISTINGS = [
+export const LISTINGS = [
   { stream: "orders", params: { status: "any" } },
   { stream: "orders.trash", params: { status: "trash" } }
 ] as const

@@ -7,7 +7,7 @@ import { findDeletedIfDue } from "../deletions.js"
 import { existsOrNotFound } from "./orders.js"
 import { walkListings } from "./listings.js"
 
-const LISTINGS = [
+export const LISTINGS = [
   { stream: "products", params: { status: "any" } },
   { stream: "products.trash", params: { status: "trash" } }
 ] as const
