@@ -45,11 +45,12 @@ export const scrub = (text: string, secrets: ReadonlyArray<string> = []): string
   let out = text
   // Longest first, so a secret containing another is replaced whole.
   for (const s of [...secrets].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length)) out = out.split(s).join("***")
-  out = out
-    .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]+@/gi, "$1***@")
+  out = maskEmails(out
     .replace(SECRET_PARAMS, "$1=***")
     .replace(/\b(Basic|Bearer)\s+[A-Za-z0-9._~+/=-]+/g, "$1 ***")
-    .replace(/\b(ck|cs)_[A-Za-z0-9]{8,}/g, "$1_***")
-  out = maskEmails(out).replace(/\s+/g, " ").trim()
+    .replace(/\b(ck|cs)_[A-Za-z0-9]{8,}/g, "$1_***"))
+    // After the e-mail mask, which would leave a URL's password's first character.
+    .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]+@/gi, "$1***@")
+    .replace(/\s+/g, " ").trim()
   return out.length > MAX_TEXT ? `${out.slice(0, MAX_TEXT - 1)}…` : out
 }
