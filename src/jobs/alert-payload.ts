@@ -12,7 +12,7 @@ export const AlertPayload = Schema.Struct({
   command: Schema.optional(Schema.Literal("sync", "backfill")),
   /** stale and recovered: the stream whose freshness is watched (`orders`, the sales data). */
   stream: Schema.optional(Schema.String),
-  /** run_failed: the run's id in sync.runs; null when the run failed before it was recorded. */
+  /** run_failed: the run's id in sync.runs when it went on without some streams; null when it failed as a whole. */
   run: Schema.optional(Schema.NullOr(Schema.Number)),
   /** run_failed: the streams that failed, when the run itself went on. */
   failed_streams: Schema.optional(Schema.Array(Schema.String)),
