@@ -1,6 +1,8 @@
 // SHOPSYNC_ALERT_WEBHOOK_URL through the real CLI and serve: a loopback HTTP server of the test's own is the receiver.
+import * as fs from "node:fs"
 import * as http from "node:http"
 import * as os from "node:os"
+import * as path from "node:path"
 import { Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { AlertPayload } from "../../src/jobs/alert-payload.js"
@@ -116,6 +118,23 @@ describe("alerts to SHOPSYNC_ALERT_WEBHOOK_URL", () => {
     } finally {
       await receiver.close()
       await store.close()
+    }
+  })
+
+  it("SHOPSYNC_ALERT_WEBHOOK_URL_FILE: the URL read from a file, a warning when others may read it", async () => {
+    const receiver = await startReceiver()
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "alerts-"))
+    const file = path.join(dir, "alert.url")
+    fs.writeFileSync(file, `${receiver.url}\n`, { mode: 0o644 })
+    try {
+      const run = await runCli(["sync"], env({ STORE_CONSUMER_KEY: WRONG_KEY, SHOPSYNC_ALERT_WEBHOOK_URL_FILE: file }))
+      expect(run.code).toBe(1)
+      expect(receiver.payloads().map((p) => p.event)).toEqual(["run_failed"])
+      expect(run.stderr).toContain(`SHOPSYNC_ALERT_WEBHOOK_URL_FILE ${file} is readable by every user`)
+      expect(run.stderr).not.toContain("xoxTokenInThePath")
+    } finally {
+      fs.rmSync(dir, { recursive: true })
+      await receiver.close()
     }
   })
 
