@@ -65,6 +65,7 @@ export const backfillCommand = Command.make(
       "other streams named with --streams are refreshed whole. Waits for a running sync to finish. " +
       "Exit codes: 0 done; 2 some streams failed (the others ran); 1 the run could not start or failed as a whole; " +
       "64 a mistake in the options (a day that does not exist or has not come yet, --until before --since); " +
-      "130/143 stopped by SIGINT/SIGTERM."
+      "130/143 stopped by SIGINT/SIGTERM. With SHOPSYNC_ALERT_WEBHOOK_URL (or SHOPSYNC_ALERT_WEBHOOK_URL_FILE) a failed run " +
+      "POSTs a JSON alert there, without secrets."
   )
 )

@@ -1,6 +1,6 @@
 import { Config, type ConfigError, Effect } from "effect"
 import { marketingSettingsOption } from "../config/marketing.js"
-import { adminSettingsConfig, fullPassConfig, marketingSettingsConfig, runnerSettingsConfig, serveSettingsConfig, SETTINGS, storeIdConfig, storeSettingsConfig } from "../config/settings.js"
+import { adminSettingsConfig, alertSettingsConfig, fullPassConfig, marketingSettingsConfig, runnerSettingsConfig, serveSettingsConfig, SETTINGS, storeIdConfig, storeSettingsConfig } from "../config/settings.js"
 
 /** Every setting that has a value, checked (one error naming them all): a wrong one is wrong whatever the command. */
 const everySetValue = Config.all([...SETTINGS.values()].map((setting) => Config.option(setting.config)))
@@ -11,8 +11,8 @@ const everySetValue = Config.all([...SETTINGS.values()].map((setting) => Config.
  * configuration itself) check their settings as they read them.
  */
 const NEEDS: Readonly<Record<string, ReadonlyArray<Effect.Effect<unknown, ConfigError.ConfigError>>>> = {
-  sync: [storeSettingsConfig, fullPassConfig, marketingSettingsOption],
-  backfill: [storeSettingsConfig, fullPassConfig],
+  sync: [storeSettingsConfig, fullPassConfig, marketingSettingsOption, alertSettingsConfig],
+  backfill: [storeSettingsConfig, fullPassConfig, alertSettingsConfig],
   verify: [storeSettingsConfig],
   resync: [storeSettingsConfig],
   push: [marketingSettingsConfig, storeIdConfig],
@@ -20,11 +20,11 @@ const NEEDS: Readonly<Record<string, ReadonlyArray<Effect.Effect<unknown, Config
   migrate: [],
   demo: [],
   "marketing-hooks": [marketingSettingsConfig],
-  serve: [storeSettingsConfig, fullPassConfig, marketingSettingsOption, serveSettingsConfig, adminSettingsConfig],
+  serve: [storeSettingsConfig, fullPassConfig, marketingSettingsOption, serveSettingsConfig, adminSettingsConfig, alertSettingsConfig],
   "store-hooks": [storeSettingsConfig],
   // A registered store's sync reads the STORE_*/MARKETING_* tuning (page size, timeouts…) and the full passes as it runs.
   stores: [],
-  worker: [runnerSettingsConfig, fullPassConfig, adminSettingsConfig],
+  worker: [runnerSettingsConfig, fullPassConfig, adminSettingsConfig, alertSettingsConfig],
   warehouse: []
 }
 

@@ -80,6 +80,9 @@ export const serveCommand = Command.make("serve", {}, () => start).pipe(
       "last day with sales or ?from=YYYY-MM-DD&to=YYYY-MM-DD; e-mail addresses masked), GET /metrics " +
       "(Prometheus text) and GET /healthz with its reason; off loopback it needs SHOPSYNC_ADMIN_TOKEN (or SHOPSYNC_ADMIN_TOKEN_FILE) " +
       "as Authorization: Bearer, and serve refuses to start without one. SIGTERM: new deliveries get " +
-      "503, the one being applied finishes, exit 143; the next start applies what is left in the inbox."
+      "503, the one being applied finishes, exit 143; the next start applies what is left in the inbox. With " +
+      "SHOPSYNC_ALERT_WEBHOOK_URL (or SHOPSYNC_ALERT_WEBHOOK_URL_FILE; https:// unless on loopback or SHOPSYNC_ALERT_ALLOW_HTTP=1) " +
+      "a failed background sync POSTs a JSON alert there, and so does the store's orders data going without a successful run " +
+      "for two intervals (once; again once when it recovers)."
   )
 )

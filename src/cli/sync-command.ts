@@ -89,6 +89,7 @@ export const syncCommand = Command.make(
       "what a sync would read from each cursor, without a lock or a write (exit 0). " +
       "Exit codes: 0 done; 2 some streams failed (the others and the contact push ran); 75 another run holds the " +
       "store's lock, nothing done; 1 the run could not start or failed as a whole; 130/143 stopped by SIGINT/SIGTERM " +
-      "(the next run resumes)."
+      "(the next run resumes). With SHOPSYNC_ALERT_WEBHOOK_URL (or SHOPSYNC_ALERT_WEBHOOK_URL_FILE; https:// unless on loopback or " +
+      "SHOPSYNC_ALERT_ALLOW_HTTP=1) a failed run POSTs a JSON alert there, without secrets; the exit code stays its own."
   )
 )

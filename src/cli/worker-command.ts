@@ -142,5 +142,6 @@ export const workerCommand = Command.make("worker", {}, () => worker).pipe(Comma
     "`stores sync`/`stores backfill`; only a worker whose SHOPSYNC_RUNNER_HOST is loopback may run without, unauthenticated). Start as many as needed, on one " +
     "machine (each with its own SHOPSYNC_RUNNER_PORT, SHOPSYNC_HTTP_PORT and SHOPSYNC_ADMIN_PORT) or many; one that dies has its stores taken " +
     "over by the others within 20 s. SIGTERM: new deliveries get 503, it finishes its running syncs, hands its shards " +
-    "over, exits 143."
+    "over, exits 143. With SHOPSYNC_ALERT_WEBHOOK_URL (or SHOPSYNC_ALERT_WEBHOOK_URL_FILE) a failed store job POSTs a JSON " +
+    "alert there, and so does a store whose orders data is no longer current by analytics.freshness (once; again when it recovers)."
 ))

@@ -5,6 +5,7 @@ import { inRange, named, wholeNumber } from "./setting.js"
 // The settings of the long-running services (serve, the store registry, cluster workers) live beside these: re-exported
 // here, so every setting is registered whichever module a command imports.
 export * from "./service-settings.js"
+export * from "./alert-settings.js"
 export { ENVIRONMENT_ONLY, type Setting, SETTINGS } from "./setting.js"
 
 /** Where and how to reach the store API. */

@@ -89,13 +89,18 @@ export const RegistryDirectoryLive = (runner: string) =>
         Effect.provide(context)
       )
 
+    /** After each sync here: an alert when the store's sales data stops being current (the view's rule), or is again. */
+    const checkFreshness = (storeId: string) =>
+      Effect.flatMap(StoreJobs, (jobs) => jobs.checkFreshness(storeId, Option.none())).pipe(Effect.provide(context))
+
     return StoreDirectory.of({
       list: registry.list.pipe(
         Effect.map((stores) => stores.map((s) => ({ storeId: s.storeId, every: Duration.millis(s.everyMs), enabled: s.enabled }))),
         Effect.mapError((e) => new StoreWorkFailed({ storeId: "*", message: `the store registry could not be read: ${e.message}` }))
       ),
       syncStore: (storeId, trigger) =>
-        Effect.zipRight(applyBeforeSync(storeId), run(storeId, "sync", { streams: STREAMS, mode: { kind: "sync" }, waitForLock: false, named: false }, trigger)),
+        Effect.zipRight(applyBeforeSync(storeId), run(storeId, "sync", { streams: STREAMS, mode: { kind: "sync" }, waitForLock: false, named: false }, trigger))
+          .pipe(Effect.ensuring(checkFreshness(storeId))),
       backfillStore: (storeId, { since, until }) =>
         run(storeId, "backfill", { streams: SALES_STREAMS, mode: { kind: "backfill", since, until: until ?? latestDay() }, waitForLock: true, named: false }, `backfill ${since}…${until ?? "today"}`),
       pushContacts: (storeId) => push(storeId).pipe(asWorkFailed(storeId), Effect.provide(context)),

@@ -14,6 +14,7 @@ import { Loader } from "../warehouse/loader.js"
 import { Inbox, InboxLive } from "../webhooks/inbox.js"
 import { resyncOne, type ResyncResource } from "../webhooks/resync.js"
 import { applyAllPending, type PassOptions, supervisedWorker } from "../webhooks/worker.js"
+import { Alerts } from "./alerts.js"
 import { marketingLayer, MigratedWarehouse, storeClientLayer, storeWarehouse, syncLayer } from "./layers.js"
 import { type PushGaveUp, type Pushed, pushed } from "./report.js"
 
@@ -65,6 +66,7 @@ export const verdict = <E>(report: SyncReport<E>): Option.Option<RunLockHeld | P
 export class StoreJobs extends Effect.Service<StoreJobs>()("shopsync/StoreJobs", {
   effect: Effect.gen(function*() {
     const context = yield* Effect.context<SqlClient.SqlClient | Outbox | Inbox>()
+    const alerts = yield* Alerts
 
     const push = (storeId: string, marketing: MarketingSettings, retryFailed = false) =>
       pushContacts({ storeId, retryFailed }).pipe(Effect.map(pushed), Effect.provide(marketingLayer(marketing)), Effect.provide(context))
@@ -103,7 +105,7 @@ export class StoreJobs extends Effect.Service<StoreJobs>()("shopsync/StoreJobs",
       const summary = Either.match(outcome, { onLeft: (failed) => failed.summary, onRight: (s) => s! })
       const contacts = yield* contactsAfter(target, job.mode.kind === "sync" ? after : "none")
       return { _tag: "Ran", summary, failed: Either.getLeft(outcome), contacts } as const
-    }, Effect.provide(context))
+    }, Effect.provide(context), (job, target, request) => alerts.watchRun(job, target, request.mode.kind, verdict))
 
     /** A run that found the store's lock held, recorded as skipped. */
     const skipped = (storeId: string, command: string, streams: ReadonlyArray<string>, held: RunLockHeld) =>
@@ -141,6 +143,8 @@ export class StoreJobs extends Effect.Service<StoreJobs>()("shopsync/StoreJobs",
           Effect.provide(inboxLayer(target)),
           Effect.provide(context)
         ),
+      /** After a long-running host's scheduled run: alerts when the store's sales data stops being current, or is again. */
+      checkFreshness: alerts.checkFreshness,
       /** Empties a store's rows, cursors and outbox: the demo's store starts empty each time. */
       reset: (storeId: string) =>
         Effect.all([Effect.flatMap(Loader, (l) => l.reset), Effect.flatMap(SyncState, (s) => s.reset), Effect.flatMap(Outbox, (o) => o.reset(storeId))], { discard: true })
@@ -165,5 +169,5 @@ export class StoreJobs extends Effect.Service<StoreJobs>()("shopsync/StoreJobs",
         supervisedWorker(store.storeId, contactsChanged, running).pipe(Effect.provide(inboxLayer(store)), Effect.provide(context))
     }
   }),
-  dependencies: [OutboxLive, InboxLive, MigratedWarehouse]
+  dependencies: [OutboxLive, InboxLive, MigratedWarehouse, Alerts.Default]
 }) {}

@@ -60,11 +60,15 @@ const checkSubscriptions = (seen: Ref.Ref<string | undefined>) =>
     }
   }).pipe(Effect.catchAll((e) => Effect.logDebug(`webhooks: the store's webhook list is not readable: ${errorText(e)}`)))
 
-/** The scheduled sync: at start, then every SHOPSYNC_SYNC_EVERY; each tick also looks at the subscriptions. */
+/**
+ * The scheduled sync: at start, then every SHOPSYNC_SYNC_EVERY; each tick also looks at the subscriptions and at the
+ * store's freshness (alerting when it changes), current while the last success is at most two intervals old.
+ */
 export const backgroundSync = (target: StoreTarget, afterSync: Effect.Effect<void>) =>
   Effect.gen(function*() {
     const state = yield* ServeState
     const seen = yield* Ref.make<string | undefined>(undefined)
-    const once = Effect.zipRight(tick(target, afterSync), checkSubscriptions(seen))
+    const freshness = Effect.flatMap(StoreJobs, (jobs) => jobs.checkFreshness(target.storeId, Option.some(2 * state.syncEveryMs)))
+    const once = Effect.zipRight(tick(target, afterSync), Effect.zipRight(checkSubscriptions(seen), freshness))
     yield* Effect.repeat(once, Schedule.spaced(Duration.millis(state.syncEveryMs)))
   })
