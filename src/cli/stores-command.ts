@@ -10,7 +10,7 @@ import { period } from "./backfill-command.js"
 import { forStoreId } from "./errors.js"
 import { runningWorkers, runThroughCluster } from "./stores-cluster.js"
 import { addCommand, everyOption, formatEvery, registryLayer, storeIdArg } from "./stores-add.js"
-import { parseStreams, streamsOption } from "./streams-option.js"
+import { selectedStreams, streamsOption } from "./streams-option.js"
 import { printRegisteredReport } from "./summary.js"
 import { formatTable } from "../jobs/table.js"
 
@@ -145,7 +145,7 @@ const dispatch = (command: "sync" | "backfill", storeId: string, forceHere: bool
 
 const syncCommand = Command.make("sync", { storeId: storeIdArg, streams: streamsOption("all"), wait, noPush, here }, (o) =>
   Effect.gen(function*() {
-    const streams = yield* parseStreams(o.streams, STREAMS)
+    const streams = selectedStreams(o.streams, STREAMS)
     const job = { streams, mode: { kind: "sync" }, waitForLock: o.wait, named: Option.isSome(o.streams) } as const
     yield* dispatch("sync", o.storeId, o.here || Option.isSome(o.streams) || o.noPush, job, !o.noPush)
   })).pipe(Command.withDescription(
@@ -158,7 +158,7 @@ const syncCommand = Command.make("sync", { storeId: storeIdArg, streams: streams
 
 const backfillCommand = Command.make("backfill", { storeId: storeIdArg, period, streams: streamsOption(SALES_STREAMS.join(",")), here }, (o) =>
   Effect.gen(function*() {
-    const streams = yield* parseStreams(o.streams, SALES_STREAMS)
+    const streams = selectedStreams(o.streams, SALES_STREAMS)
     const mode = { kind: "backfill", since: o.period.since, until: o.period.until } as const
     const job = { streams, mode, waitForLock: true, named: Option.isSome(o.streams) }
     yield* dispatch("backfill", o.storeId, o.here || Option.isSome(o.streams), job, false)

@@ -6,7 +6,7 @@ import { StoreJobs } from "../jobs/store-jobs.js"
 import { RunDatabaseLive } from "../warehouse/database.js"
 import { CATALOGUE, STREAMS } from "../sync/catalogue.js"
 import { forStore } from "./errors.js"
-import { parseStreams, streamsOption } from "./streams-option.js"
+import { selectedStreams, streamsOption } from "./streams-option.js"
 import { printSyncReport } from "./summary.js"
 
 const waitOption = Options.boolean("wait").pipe(
@@ -27,7 +27,7 @@ export const syncCommand = Command.make(
   ({ streams, wait, waitTimeout, noPush }) =>
     forStore("sync", (storeId) =>
       Effect.gen(function*() {
-        const selected = yield* parseStreams(streams, STREAMS)
+        const selected = selectedStreams(streams, STREAMS)
         const target = { storeId, settings: yield* storeSettingsConfig, marketing: yield* marketingSettingsOption }
         const report = yield* (yield* StoreJobs).sync(target, {
           streams: selected,
