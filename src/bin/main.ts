@@ -15,14 +15,14 @@ import { preflight } from "../cli/preflight.js"
 import { RunLockHeld, SyncFailed } from "../sync/errors.js"
 import { TracingLive } from "../telemetry/tracing.js"
 import { leaveSignalsToRuntime } from "../warehouse/embedded-postgres.js"
-import { VERSION } from "./version.js"
+import { SHOPSYNC_VERSION } from "../http-client/user-agent.js"
 
 // A sync allocates a page's worth of short-lived strings and objects per request while it keeps ~50 MB
 // alive; V8 would let the old generation grow to ~4× that before collecting it. 1.5× keeps the peak
 // RSS well under 300 MB for a few full collections more (measured: same CPU time).
 v8.setFlagsFromString("--heap-growing-percent=50")
 
-const cli = Command.run(shopsync, { name: "shopsync", version: VERSION })
+const cli = Command.run(shopsync, { name: "shopsync", version: SHOPSYNC_VERSION })
 
 /** Logs go to stderr (stdout is for results): readable on a terminal, one JSON object per line elsewhere. */
 const logger = Logger.replace(

@@ -1,6 +1,6 @@
-// The entry point. `shopsync --version` answers from package.json before Effect and the command tree are loaded
-// (which take over a second and ~170 MB); everything else runs main.ts.
-import { VERSION } from "./version.js"
+// The entry point. `shopsync --version` answers before Effect and the command tree are loaded (which take over a
+// second and ~170 MB); everything else runs main.ts.
+import { SHOPSYNC_VERSION } from "../http-client/user-agent.js"
 
-if (process.argv.length === 3 && process.argv[2] === "--version") process.stdout.write(`${VERSION}\n`)
+if (process.argv.length === 3 && process.argv[2] === "--version") process.stdout.write(`${SHOPSYNC_VERSION}\n`)
 else await import("./main.js")
