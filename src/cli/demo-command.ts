@@ -16,6 +16,7 @@ import { marketingLayer } from "../jobs/layers.js"
 import { pushed as pushReport } from "../jobs/report.js"
 import { printSummary, reportPush } from "./summary.js"
 import { formatTable } from "../jobs/table.js"
+import { shopsyncCommand } from "./invocation.js"
 
 const STORE_ID = "demo"
 const orders = Options.integer("orders").pipe(Options.withPseudoName("COUNT"), Options.withDescription("orders in the generated demo store (default: 2000)"), Options.withDefault(2000))
@@ -129,9 +130,10 @@ export const demoCommand = Command.make("demo", { orders, seed }, (o) =>
     if (contacts !== expectedContacts) {
       return yield* new DemoMismatch({ message: `the marketing simulator holds ${contacts} contacts, the warehouse derives ${expectedContacts}` })
     }
+    const shopsync = shopsyncCommand()
     process.stdout.write(
-      `\nthe demo's rows are under store id "${STORE_ID}": \`STORE_ID=${STORE_ID} shopsync status\` shows them; ` +
-        "`shopsync warehouse start` keeps the warehouse up for psql or a BI tool (see docs/analytics.md, \"Connecting to the warehouse\")\n"
+      `\nthe demo's rows are under store id "${STORE_ID}": \`STORE_ID=${STORE_ID} ${shopsync} status\` shows them; ` +
+        `\`${shopsync} warehouse start\` keeps the warehouse up for psql or a BI tool (see docs/analytics.md, "Connecting to the warehouse")\n`
     )
   }).pipe(Effect.scoped, Effect.provide(OutboxLive.pipe(Layer.provideMerge(DatabaseLive))))).pipe(
     Command.withDescription(

@@ -5,6 +5,7 @@ import { loadMasterKey } from "../stores/master-key.js"
 import { StoreRegistry, StoreRegistryLive } from "../stores/registry.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { migrate } from "../warehouse/migrate.js"
+import { shopsyncCommand } from "./invocation.js"
 
 /** A stores command that cannot do what it was asked: what is wrong and what to do. */
 export class StoresCommandFailed extends Data.TaggedError("StoresCommandFailed")<{ readonly problem: string; readonly fix: string }> {
@@ -169,7 +170,7 @@ export const addCommand = Command.make("add", { storeId: storeIdArg, url, key, e
     process.stdout.write(
       `added store ${o.storeId}: ${o.url}, synced every ${formatEvery(o.every)}; secrets encrypted under the master key` +
         `${extras.length > 0 ? ` (with ${extras.join(" and ")})` : ""}\n` +
-        `sync it now: shopsync stores sync ${o.storeId}; see every store: shopsync stores list\n`
+        `sync it now: ${shopsyncCommand()} stores sync ${o.storeId}; see every store: ${shopsyncCommand()} stores list\n`
     )
   })).pipe(Command.withDescription(
     "Registers a store: its API root (--url, ending in /v3), consumer key (--key) and consumer secret (one line on standard " +

@@ -11,6 +11,7 @@ import { forStoreId } from "./errors.js"
 import { runningWorkers, runThroughCluster } from "./stores-cluster.js"
 import { addCommand, everyOption, formatEvery, registryLayer, storeIdArg } from "./stores-add.js"
 import { selectedStreams, streamsOption } from "./streams-option.js"
+import { shopsyncCommand } from "./invocation.js"
 import { printRegisteredReport } from "./summary.js"
 import { formatTable } from "../jobs/table.js"
 
@@ -40,7 +41,7 @@ const listCommand = Command.make("list", { json }, (o) =>
     yield* migrate
     const stores = yield* Effect.flatMap(StoreRegistry, (r) => r.list)
     if (o.json) return yield* out(JSON.stringify(stores.map(asJson), null, 2))
-    if (stores.length === 0) return yield* out("no stores registered; add one with `shopsync stores add <store_id> --url … --key …`")
+    if (stores.length === 0) return yield* out(`no stores registered; add one with \`${shopsyncCommand()} stores add <store_id> --url … --key …\``)
     const rows = stores.map((s) => ({
       ...asJson(s),
       enabled: s.enabled ? "yes" : "paused",

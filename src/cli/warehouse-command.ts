@@ -12,6 +12,7 @@ import { restoreBackup } from "../warehouse/restore.js"
 import { runningServer } from "../warehouse/server-process.js"
 import { sqlShell } from "./sql-shell.js"
 import { formatTable } from "../jobs/table.js"
+import { shopsyncCommand } from "./invocation.js"
 
 const out = (text: string) => Effect.sync(() => process.stdout.write(`${text}\n`))
 
@@ -30,8 +31,9 @@ const startCommand = Command.make("start", {}, () =>
     yield* embeddedOnly("start")
     const { server, started } = yield* startWarehouse
     yield* out(`${started ? "started" : "already running"}: embedded PostgreSQL on 127.0.0.1:${server.port}, database shopsync (data directory ${server.dataDir})`)
-    yield* out(`read-only access: \`shopsync warehouse grant <login>\` creates a login with role ${READER} and prints its URL once`)
-    yield* out("owner URL (read-write): `shopsync warehouse url`; SQL shell: `shopsync warehouse psql`; stop: `shopsync warehouse stop`")
+    const shopsync = shopsyncCommand()
+    yield* out(`read-only access: \`${shopsync} warehouse grant <login>\` creates a login with role ${READER} and prints its URL once`)
+    yield* out(`owner URL (read-write): \`${shopsync} warehouse url\`; SQL shell: \`${shopsync} warehouse psql\`; stop: \`${shopsync} warehouse stop\``)
   })).pipe(Command.withDescription(
     "Starts the embedded PostgreSQL and leaves it running after the command ends, for BI tools and psql (127.0.0.1, " +
       "SHOPSYNC_PG_PORT). Other commands join it and leave it running. Migrates the warehouse so the views are there."
