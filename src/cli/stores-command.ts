@@ -12,12 +12,13 @@ import { runningWorkers, runThroughCluster } from "./stores-cluster.js"
 import { addCommand, everyOption, formatEvery, registryLayer, storeIdArg } from "./stores-add.js"
 import { selectedStreams, streamsOption } from "./streams-option.js"
 import { shopsyncCommand } from "./invocation.js"
+import { isoUtc } from "./timestamps.js"
 import { printRegisteredReport } from "./summary.js"
 import { formatTable } from "../jobs/table.js"
 
 const out = (text: string) => Effect.sync(() => process.stdout.write(`${text}\n`))
 
-/** A registry row as `stores list --json` prints it: never a secret, only whether one is set. */
+/** A registry row as `stores list --json` prints it (times ISO 8601 UTC): never a secret, only whether one is set. */
 const asJson = (s: StoreListing) => ({
   store_id: s.storeId,
   api_url: s.apiUrl,
@@ -26,11 +27,11 @@ const asJson = (s: StoreListing) => ({
   every_seconds: s.everyMs / 1000,
   webhook_secret_set: s.hasWebhookSecret,
   marketing_url: s.marketingUrl,
-  created_at: s.createdAt,
-  updated_at: s.updatedAt,
-  last_success_at: s.lastSuccessAt,
+  created_at: isoUtc(s.createdAt),
+  updated_at: isoUtc(s.updatedAt),
+  last_success_at: isoUtc(s.lastSuccessAt),
   last_error: s.lastError,
-  last_error_at: s.lastErrorAt,
+  last_error_at: isoUtc(s.lastErrorAt),
   runner: s.runner
 })
 
