@@ -72,6 +72,26 @@ describe("an http:// address on an HTTPS-only port", () => {
   })
 })
 
+describe("an http:// marketing service on an HTTPS-only port", () => {
+  it("marketing-hooks list says at once that it speaks HTTPS, without retrying", async () => {
+    const server = await startTlsServer()
+    try {
+      const started = Date.now()
+      const run = await runCli(["marketing-hooks", "list"], {
+        MARKETING_BASE_URL: `http://127.0.0.1:${server.port}`, MARKETING_CLIENT_ID: "mk", MARKETING_CLIENT_SECRET: "mk_secret", MARKETING_ALLOW_HTTP: "1"
+      })
+      expect(run.code).toBe(1)
+      expect(run.stderr).toContain(`the marketing service at http://127.0.0.1:${server.port} speaks HTTPS`)
+      expect(run.stderr).toContain("use https:// in MARKETING_BASE_URL")
+      expect(run.stderr).not.toContain("retrying")
+      expect(run.stderr).not.toContain("mk_secret")
+      expect(Date.now() - started).toBeLessThan(20_000)
+    } finally {
+      await server.close()
+    }
+  })
+})
+
 describe("environment variables named like shopsync's that are no setting", () => {
   it("each gets a warning with the setting probably meant; a missing setting names the misspelling set instead", async () => {
     const run = await runCli(["sync"], {
@@ -146,8 +166,9 @@ describe("the README's commands, as written", () => {
   })
 
   it("after the demo, the command its closing line prints runs as printed (npx shopsync, in the checkout)", async () => {
-    // npm offline: npx must find the checkout's own bin, never fetch a package of that name.
-    const env = { SHOPSYNC_CONFIG: "/dev/null", DATABASE_URL: db.url, npm_config_offline: "true" }
+    // npm offline: npx must find the checkout's own bin, never fetch a package of that name. Without scripts: the first
+    // npx in a checkout runs its `prepare` (tsc into dist/), which would rewrite the CLI other test files are running.
+    const env = { SHOPSYNC_CONFIG: "/dev/null", DATABASE_URL: db.url, npm_config_offline: "true", npm_config_ignore_scripts: "true" }
     const help = await sh("npx shopsync --help", env)
     expect(help.code, help.stderr).toBe(0)
     expect(help.stdout).toContain("USAGE")
@@ -160,7 +181,7 @@ describe("the README's commands, as written", () => {
     expect(status.code, status.stderr).toBe(0)
     expect(status.stdout).toContain("store demo (STORE_ID)")
     expect(status.stdout).toMatch(/^orders\s/m)
-  })
+  }, 300_000)
 })
 
 describe("--version, --help and --wizard", () => {
