@@ -8,6 +8,12 @@ import { fileURLToPath } from "node:url"
 
 const root = path.resolve(fileURLToPath(new URL("..", import.meta.url)))
 
+// `--version` before anything is loaded (no source scan, no tsx): package.json's version (src/http-client/user-agent.ts holds the same, tested).
+if (process.argv.length === 3 && process.argv[2] === "--version") {
+  process.stdout.write(`${JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version}\n`)
+  process.exit(0)
+}
+
 // An image or package that ships dist/ without src/ (config/docker/Dockerfile) always runs dist/.
 const newestSource = (dir) =>
   !fs.existsSync(dir)

@@ -6,7 +6,7 @@ import { SALES_STREAMS } from "../sync/catalogue.js"
 import { latestDay } from "../sync/time.js"
 import { RunDatabaseLive } from "../warehouse/database.js"
 import { forStore } from "./errors.js"
-import { parseStreams, streamsOption } from "./streams-option.js"
+import { selectedStreams, streamsOption } from "./streams-option.js"
 import { printSyncReport } from "./summary.js"
 
 /** Date.parse rolls a day past the month's end over (2025-02-30 is March 2), so the day must survive a round trip. */
@@ -49,7 +49,7 @@ export const backfillCommand = Command.make(
   { period, streams: streamsOption(SALES_STREAMS.join(",")) },
   ({ period: { since, until }, streams }) =>
     forStore("backfill", (storeId) => Effect.gen(function*() {
-      const selected = yield* parseStreams(streams, SALES_STREAMS)
+      const selected = selectedStreams(streams, SALES_STREAMS)
       // Settings first: a wrong one stops the command before it starts the warehouse.
       const target = { storeId, settings: yield* storeSettingsConfig, marketing: Option.none() }
       const report = yield* Effect.flatMap(StoreJobs, (jobs) =>

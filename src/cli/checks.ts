@@ -80,7 +80,9 @@ const storeFailure = (e: StoreError): Check => {
     case "StoreUnreachable":
       return failed("store.reachable", e.message, "check STORE_API_URL (host and port) and that this machine can reach it (DNS, firewall, proxy)")
     case "StoreTlsFailed":
-      return failed("store.tls", e.message, "fix the store's certificate or trust its authority with NODE_EXTRA_CA_CERTS, or correct the https:// address")
+      return failed("store.tls", e.message, e.problem === "speaks-https"
+        ? "use the store's https:// address in STORE_API_URL"
+        : "fix the store's certificate or trust its authority with NODE_EXTRA_CA_CERTS, or correct the https:// address")
     case "StoreAuthFailed":
       return failed("store.credentials", e.message, "set STORE_CONSUMER_KEY and STORE_CONSUMER_SECRET to a key with Read access (WooCommerce → Settings → Advanced → REST API)")
     case "StoreNotApi":

@@ -75,7 +75,9 @@ const usageError = (path: ReadonlyArray<CommandNode>, what: string) =>
  */
 export const planCommandLine = (
   cli: CommandDescriptor.Command<unknown>,
-  args: ReadonlyArray<string>
+  args: ReadonlyArray<string>,
+  /** Whether standard input is a terminal: `--wizard` asks its questions there, and would wait forever on a pipe. */
+  interactive: boolean
 ): Effect.Effect<Plan, UsageError, CliApp.CliApp.Environment> =>
   Effect.gen(function*() {
     const root = commandTree(cli)
@@ -84,6 +86,9 @@ export const planCommandLine = (
     const node = path[path.length - 1]!
     if (rest.includes("--help") || rest.includes("-h") || (node.children.length > 0 && rest.length === 0)) {
       return { _tag: "Help", path } as const
+    }
+    if (rest.includes("--wizard") && !interactive) {
+      return yield* usageError(path, "--wizard asks its questions on a terminal, and standard input is not one: give the options on the command line")
     }
     const directive = yield* CommandDescriptor.parse(cli, [root.name, ...asked], CliConfig.defaultConfig).pipe(
       Effect.mapError((e: ValidationError.ValidationError) => usageError(path, unknownOption(node, rest) ?? docText(e.error)))

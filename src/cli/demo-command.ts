@@ -5,6 +5,7 @@ import { STREAMS } from "../sync/catalogue.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { StoreJobs, verdict } from "../jobs/store-jobs.js"
 import { dailyNetSalesTable, netSalesText, type NetSalesRow, say, syncLine } from "./demo-output.js"
+import { shopsyncCommand } from "./invocation.js"
 import { endsAtOption, untilOption } from "./until-option.js"
 
 const STORE_ID = "demo"
@@ -81,12 +82,17 @@ const pushDemoContacts = Effect.gen(function*() {
     `${pushed.unchanged} unchanged) in ${pushed.requests} requests`)
 })
 
-const NEXT = [
-  "next:",
-  "  STORE_ID=demo npx shopsync status          the demo store's streams, cursors and runs",
-  "  npx shopsync warehouse start               keep the warehouse up for psql or a BI tool (docs/analytics.md)",
-  "  npx shopsync check                         your own store, with STORE_API_URL, STORE_CONSUMER_KEY and _SECRET set"
-].join("\n")
+/** The commands to try next, written as this CLI was started (npx, npm run or on the PATH), so they run as printed. */
+const next = () => {
+  const shopsync = shopsyncCommand()
+  const pad = (command: string) => command.padEnd(44)
+  return [
+    "next:",
+    `  ${pad(`STORE_ID=demo ${shopsync} status`)}the demo store's streams, cursors and runs`,
+    `  ${pad(`${shopsync} warehouse start`)}keep the warehouse up for psql or a BI tool (docs/analytics.md)`,
+    `  ${pad(`${shopsync} check`)}your own store, with STORE_API_URL, STORE_CONSUMER_KEY and _SECRET set`
+  ].join("\n")
+}
 
 /** The simulator, the sync, the table checked against the simulator's figures, the push. */
 const demo = (o: { readonly orders: number; readonly seed: number; readonly until: Option.Option<string> }) =>
@@ -123,7 +129,7 @@ export const demoCommand = Command.make("demo", { orders, seed, until }, (o) =>
     yield* say(`shopsync demo: a simulated store with ${o.orders.toLocaleString("en-US")} orders over ${DEMO_DAYS} days, synced into the ` +
       "warehouse (embedded PostgreSQL unless DATABASE_URL is set) and checked against the simulator's own figures")
     yield* demo(o)
-    yield* say(`\n${NEXT}`)
+    yield* say(`\n${next()}`)
   }).pipe(quietOnTerminal)).pipe(
     Command.withDescription(
       "Shows shopsync end to end on a simulated store, in store id \"demo\". Starts the store simulator and the warehouse (embedded PostgreSQL unless DATABASE_URL is set), runs a full sync " +

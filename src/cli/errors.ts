@@ -1,5 +1,6 @@
 import { ValidationError } from "@effect/cli"
 import { Cause, ConfigError, Effect, Exit, Option } from "effect"
+import { misspelling } from "../config/diagnostics.js"
 import { storeIdConfig } from "../config/settings.js"
 import { errorText } from "../sync/errors.js"
 import { INTERRUPT, logOutcome, Outcomes, OutcomesLive } from "../sync/outcome.js"
@@ -30,11 +31,17 @@ const configProblems = (e: ConfigError.ConfigError) => {
   return { missing: [...missing].filter((k) => !invalid.has(k)), invalid: [...invalid].map(([k, m]) => `${k} (${m})`) }
 }
 
+/** A missing variable, and the variable set in its place by a typo: the usual reason it is missing. */
+const withMisspelling = (name: string): string => {
+  const typo = misspelling(name, process.env)
+  return typo === undefined ? name : `${name} (${typo} is set: a misspelling?)`
+}
+
 export const describe = (e: unknown): string => {
   if (ConfigError.isConfigError(e)) {
     const { missing, invalid } = configProblems(e)
     const parts = [
-      missing.length > 0 ? `missing ${missing.join(", ")}` : "",
+      missing.length > 0 ? `missing ${missing.map(withMisspelling).join(", ")}` : "",
       invalid.length > 0 ? `invalid ${invalid.join("; ")}` : ""
     ].filter((p) => p !== "")
     return `configuration problem: ${parts.join("; ")}. Set ${missing.length + invalid.length > 1 ? "them" : "it"} in the environment ` +

@@ -1,4 +1,4 @@
-import { type HelpDoc, Primitive, type Span } from "@effect/cli"
+import { type HelpDoc, Options, Primitive, type Span } from "@effect/cli"
 import { Option } from "effect"
 
 /** How help is laid out: the width to wrap at, and bold headings only on a terminal (never escapes in a pipe or file). */
@@ -34,6 +34,23 @@ const TYPE_ONLY = new Set(
   ].map(spanText)
 )
 
+/**
+ * The sentence @effect/cli puts after every optional option ("This setting is optional."), read from the library as
+ * TYPE_ONLY is: the usage's brackets already say it, and repeated under each option it drowned the descriptions. A
+ * default it names after it ("Defaults to: 5m") is kept.
+ */
+const OPTIONAL = (() => {
+  const help = Options.getHelp(Options.optional(Options.text("x")))
+  const last = (doc: HelpDoc.HelpDoc): HelpDoc.HelpDoc =>
+    doc._tag === "Sequence" ? last(doc.right) : doc._tag === "DescriptionList" ? last(doc.definitions[0]![1]) : doc
+  const sentence = last(help)
+  return sentence._tag === "Paragraph" ? spanText(sentence.value) : "This setting is optional."
+})()
+
+/** A paragraph's text as shown: without the type-only and the optional sentences (empty when nothing is left). */
+const shownText = (text: string): string =>
+  TYPE_ONLY.has(text) ? "" : text.startsWith(OPTIONAL) ? text.slice(OPTIONAL.length).trim() : text
+
 const blocks = (doc: HelpDoc.HelpDoc): ReadonlyArray<HelpDoc.HelpDoc> =>
   doc._tag === "Sequence" ? [...blocks(doc.left), ...blocks(doc.right)] : doc._tag === "Empty" ? [] : [doc]
 
@@ -68,8 +85,8 @@ const renderBlock = (doc: HelpDoc.HelpDoc, indent: number, style: HelpStyle): Re
     case "Header":
       return [strong(spanText(doc.value), style)]
     case "Paragraph": {
-      const text = spanText(doc.value)
-      return TYPE_ONLY.has(text) ? [] : wrap(text, indent, style.width)
+      const text = shownText(spanText(doc.value))
+      return text === "" ? [] : wrap(text, indent, style.width)
     }
     case "DescriptionList":
       return doc.definitions.flatMap(([term, body], i) => [

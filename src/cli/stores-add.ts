@@ -6,6 +6,7 @@ import { checkStoreKey } from "../jobs/key-check.js"
 import { StoreRegistry, StoreRegistryLive } from "../stores/registry.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { migrate } from "../warehouse/migrate.js"
+import { shopsyncCommand } from "./invocation.js"
 
 /** A stores command that cannot do what it was asked: what is wrong and what to do. */
 export class StoresCommandFailed extends Data.TaggedError("StoresCommandFailed")<{ readonly problem: string; readonly fix: string }> {
@@ -203,8 +204,10 @@ export const addCommand = Command.make("add", { storeId: storeIdArg, url, every,
     ).pipe(Effect.provide(registryLayer))
     process.stdout.write(
       `added store ${o.storeId}: ${o.url}${o.noCheck ? " (key not tried: --no-check)" : ", its key accepted"}, synced every ` +
-        `${formatEvery(o.every)}; secrets encrypted under the master key${extrasText(secrets)}\n` +
-        `sync it now: shopsync stores sync ${o.storeId}; see every store: shopsync stores list\n`
+        `${formatEvery(o.every)}; secrets encrypted under the master key${extrasText(secrets)}
+` +
+        `sync it now: ${shopsyncCommand()} stores sync ${o.storeId}; see every store: ${shopsyncCommand()} stores list
+`
     )
   })).pipe(Command.withDescription(
     "Registers a store: its API root (--url, ending in /v3), consumer key (--key) and consumer secret (one line on standard " +

@@ -11,13 +11,15 @@ import { forStoreId } from "./errors.js"
 import { runningWorkers, runThroughCluster } from "./stores-cluster.js"
 import { addCommand, formatEvery, registryLayer, storeIdArg } from "./stores-add.js"
 import { setCommand } from "./stores-set.js"
-import { parseStreams, streamsOption } from "./streams-option.js"
+import { selectedStreams, streamsOption } from "./streams-option.js"
+import { shopsyncCommand } from "./invocation.js"
+import { isoUtc } from "./timestamps.js"
 import { printRegisteredReport } from "./summary.js"
 import { formatTable } from "../jobs/table.js"
 
 const out = (text: string) => Effect.sync(() => process.stdout.write(`${text}\n`))
 
-/** A registry row as `stores list --json` prints it: never a secret, only whether one is set. */
+/** A registry row as `stores list --json` prints it (times ISO 8601 UTC): never a secret, only whether one is set. */
 const asJson = (s: StoreListing) => ({
   store_id: s.storeId,
   api_url: s.apiUrl,
@@ -26,11 +28,11 @@ const asJson = (s: StoreListing) => ({
   every_seconds: s.everyMs / 1000,
   webhook_secret_set: s.hasWebhookSecret,
   marketing_url: s.marketingUrl,
-  created_at: s.createdAt,
-  updated_at: s.updatedAt,
-  last_success_at: s.lastSuccessAt,
+  created_at: isoUtc(s.createdAt),
+  updated_at: isoUtc(s.updatedAt),
+  last_success_at: isoUtc(s.lastSuccessAt),
   last_error: s.lastError,
-  last_error_at: s.lastErrorAt,
+  last_error_at: isoUtc(s.lastErrorAt),
   runner: s.runner
 })
 
@@ -41,7 +43,7 @@ const listCommand = Command.make("list", { json }, (o) =>
     yield* migrate
     const stores = yield* Effect.flatMap(StoreRegistry, (r) => r.list)
     if (o.json) return yield* out(JSON.stringify(stores.map(asJson), null, 2))
-    if (stores.length === 0) return yield* out("no stores registered; add one with `shopsync stores add <store_id> --url … --key …`")
+    if (stores.length === 0) return yield* out(`no stores registered; add one with \`${shopsyncCommand()} stores add <store_id> --url … --key …\``)
     const rows = stores.map((s) => ({
       ...asJson(s),
       enabled: s.enabled ? "yes" : "paused",
@@ -136,7 +138,7 @@ const dispatch = (command: "sync" | "backfill", storeId: string, forceHere: bool
 
 const syncCommand = Command.make("sync", { storeId: storeIdArg, streams: streamsOption("all"), wait, noPush, here }, (o) =>
   Effect.gen(function*() {
-    const streams = yield* parseStreams(o.streams, STREAMS)
+    const streams = selectedStreams(o.streams, STREAMS)
     const job = { streams, mode: { kind: "sync" }, waitForLock: o.wait, named: Option.isSome(o.streams) } as const
     yield* dispatch("sync", o.storeId, o.here || Option.isSome(o.streams) || o.noPush, job, !o.noPush)
   })).pipe(Command.withDescription(
@@ -149,7 +151,7 @@ const syncCommand = Command.make("sync", { storeId: storeIdArg, streams: streams
 
 const backfillCommand = Command.make("backfill", { storeId: storeIdArg, period, streams: streamsOption(SALES_STREAMS.join(",")), here }, (o) =>
   Effect.gen(function*() {
-    const streams = yield* parseStreams(o.streams, SALES_STREAMS)
+    const streams = selectedStreams(o.streams, SALES_STREAMS)
     const mode = { kind: "backfill", since: o.period.since, until: o.period.until } as const
     const job = { streams, mode, waitForLock: true, named: Option.isSome(o.streams) }
     yield* dispatch("backfill", o.storeId, o.here || Option.isSome(o.streams), job, false)

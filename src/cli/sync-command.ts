@@ -8,7 +8,7 @@ import type { DryRunStream } from "../sync/dry-run.js"
 import { RunDatabaseLive } from "../warehouse/database.js"
 import { CATALOGUE, STREAMS } from "../sync/catalogue.js"
 import { forStore } from "./errors.js"
-import { parseStreams, streamsOption } from "./streams-option.js"
+import { choiceListOption, selectedStreams, streamsOption } from "./streams-option.js"
 import { printSyncReport } from "./summary.js"
 
 const waitOption = Options.boolean("wait").pipe(
@@ -22,14 +22,9 @@ const waitTimeoutOption = Options.integer("wait-timeout").pipe(
 const noPushOption = Options.boolean("no-push").pipe(
   Options.withDescription("do not push contacts to the marketing service after the sync")
 )
-const fullRefreshOption = Options.text("full-refresh").pipe(
-  Options.withPseudoName("LIST"),
-  Options.withDescription(
-    "comma-separated streams to read again from the start: their cursors are forgotten (under the run lock) and only they run; " +
-      "rows are merged by id, so nothing is counted twice, and what the store no longer has is found by the deletion look"
-  ),
-  Options.optional
-)
+const fullRefreshOption = choiceListOption("full-refresh", "stream", STREAMS,
+  "comma-separated streams to read again from the start: their cursors are forgotten (under the run lock) and only they run; " +
+    "rows are merged by id, so nothing is counted twice, and what the store no longer has is found by the deletion look")
 const dryRunOption = Options.boolean("dry-run").pipe(
   Options.withDescription("say what the sync would read (each stream's cursor, the documents and pages past it) and write nothing")
 )
@@ -60,7 +55,7 @@ export const syncCommand = Command.make(
           return yield* new StreamsTwice({ message: "--full-refresh names the streams it reads again: give them there, without --streams" })
         }
         const named = Option.orElse(fullRefresh, () => streams)
-        const selected = yield* parseStreams(named, STREAMS)
+        const selected = selectedStreams(named, STREAMS)
         const target = { storeId, settings: yield* storeSettingsConfig, marketing: yield* marketingSettingsOption }
         const jobs = yield* StoreJobs
         if (dryRun) return yield* Effect.flatMap(jobs.dryRun(target, selected), (rows) => Effect.sync(() => process.stdout.write(dryRunText(rows))))

@@ -1,4 +1,4 @@
-import { Command, HelpDoc, Options, ValidationError } from "@effect/cli"
+import { Command, Options } from "@effect/cli"
 import { Data, Effect, Layer, Option } from "effect"
 import { storeSettingsConfig } from "../config/settings.js"
 import { logOutcome } from "../sync/outcome.js"
@@ -8,6 +8,7 @@ import { RESOURCES, type ResourceName } from "../sync/reconcile/resources.js"
 import type { VerifyReport } from "../sync/reconcile/verify.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { forStore } from "./errors.js"
+import { choiceListOption } from "./streams-option.js"
 import { StoreJobs } from "../jobs/store-jobs.js"
 import { formatTable } from "../jobs/table.js"
 
@@ -27,18 +28,7 @@ const repairOption = Options.boolean("repair").pipe(
 )
 const waitOption = Options.boolean("wait").pipe(Options.withDescription("if another run holds this store's lock, wait for it instead of exiting 75"))
 
-const resourcesOption = Options.text("resources").pipe(
-  Options.withPseudoName("LIST"),
-  Options.withDescription(`comma-separated resources to compare (default: all): ${RESOURCES.join(", ")}`),
-  Options.mapEffect((text) => {
-    const names = text.split(",").map((s) => s.trim()).filter((s) => s !== "")
-    const unknown = names.filter((n) => !(RESOURCES as ReadonlyArray<string>).includes(n))
-    return unknown.length > 0 || names.length === 0
-      ? Effect.fail(ValidationError.invalidValue(HelpDoc.p(`unknown resource(s) "${unknown.join(", ") || text}" in --resources; choose from ${RESOURCES.join(", ")}`)))
-      : Effect.succeed(RESOURCES.filter((r) => names.includes(r)))
-  }),
-  Options.optional
-)
+const resourcesOption = choiceListOption("resources", "resource", RESOURCES, `comma-separated resources to compare (default: all): ${RESOURCES.join(", ")}`)
 
 /** The per-resource table and the pass's figures, on stdout. */
 const reportText = (report: VerifyReport): string => {

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process"
-import { Args, Command, Options } from "@effect/cli"
+import { Args, Command, HelpDoc, Options } from "@effect/cli"
 import { Effect, Option, Redacted } from "effect"
 import { databaseUrlConfig } from "../config/settings.js"
 import { writeBackup } from "../warehouse/backup.js"
@@ -9,9 +9,11 @@ import { embeddedLocation, embeddedStatus, startWarehouse, stopWarehouse, Wareho
 import { migrate } from "../warehouse/migrate.js"
 import { grantLogin, READER } from "../warehouse/reader-role.js"
 import { restoreBackup } from "../warehouse/restore.js"
+import { revokeLogin } from "../warehouse/revoke-login.js"
 import { runningServer } from "../warehouse/server-process.js"
 import { sqlShell } from "./sql-shell.js"
 import { formatTable } from "../jobs/table.js"
+import { shopsyncCommand } from "./invocation.js"
 
 const out = (text: string) => Effect.sync(() => process.stdout.write(`${text}\n`))
 
@@ -30,8 +32,9 @@ const startCommand = Command.make("start", {}, () =>
     yield* embeddedOnly("start")
     const { server, started } = yield* startWarehouse
     yield* out(`${started ? "started" : "already running"}: embedded PostgreSQL on 127.0.0.1:${server.port}, database shopsync (data directory ${server.dataDir})`)
-    yield* out(`read-only access: \`shopsync warehouse grant <login>\` creates a login with role ${READER} and prints its URL once`)
-    yield* out("owner URL (read-write): `shopsync warehouse url`; SQL shell: `shopsync warehouse psql`; stop: `shopsync warehouse stop`")
+    const shopsync = shopsyncCommand()
+    yield* out(`read-only access: \`${shopsync} warehouse grant <login>\` creates a login with role ${READER} and prints its URL once`)
+    yield* out(`owner URL (read-write): \`${shopsync} warehouse url\`; SQL shell: \`${shopsync} warehouse psql\`; stop: \`${shopsync} warehouse stop\``)
   })).pipe(Command.withDescription(
     "Starts the embedded PostgreSQL and leaves it running after the command ends, for BI tools and psql (127.0.0.1, " +
       "SHOPSYNC_PG_PORT). Other commands join it and leave it running. Migrates the warehouse so the views are there."
@@ -91,20 +94,37 @@ const readStdin = Effect.promise(async () => {
   return text.split("\n")[0]!.replace(/\r$/, "")
 })
 
+/** The roles shopsync itself runs on: never a consumer's login to grant or revoke. */
+const OWN_ROLES = ["shopsync", "postgres", READER]
+
+/** A login name, checked while the command line is read (a mistake exits 64). */
+const loginArg = (description: string) =>
+  Args.text({ name: "login" }).pipe(
+    Args.withDescription(description),
+    Args.mapEffect((login) =>
+      !/^[a-z_][a-z0-9_]{0,62}$/.test(login)
+        ? Effect.fail(HelpDoc.p(`"${login}" is not a plain login name: use lower-case letters, digits and _ (at most 63)`))
+        : OWN_ROLES.includes(login)
+        ? Effect.fail(HelpDoc.p(`"${login}" is one of shopsync's own roles (${OWN_ROLES.join(", ")}), not a consumer's login`))
+        : Effect.succeed(login))
+  )
+
+/** The warehouse a login is granted or revoked on: its URL, and the role that may manage logins there. */
+const loginAdmin = Effect.gen(function*() {
+  const configured = yield* databaseUrlConfig
+  return Option.isSome(configured)
+    ? { url: configured.value, admin: configured.value }
+    : yield* Effect.map(embeddedWarehouse, (server) => ({ url: embeddedUrl(server, "owner"), admin: embeddedUrl(server, "superuser") }))
+})
+
 const grantCommand = Command.make("grant", {
-  login: Args.text({ name: "login" }).pipe(Args.withDescription("the PostgreSQL login to create or to grant the read-only role to")),
+  login: loginArg("the PostgreSQL login to create or to grant the read-only role to"),
   passwordStdin: passwordStdinOption
 }, ({ login, passwordStdin }) =>
   Effect.gen(function*() {
-    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(login)) {
-      return yield* new WarehouseCommandFailed({ problem: `"${login}" is not a plain login name`, fix: "use lower-case letters, digits and _" })
-    }
     const password = passwordStdin ? yield* readStdin : undefined
     if (password === "") return yield* new WarehouseCommandFailed({ problem: "stdin held no password", fix: "pipe the password in, e.g. `printf %s \"$PW\" | …`" })
-    const configured = yield* databaseUrlConfig
-    const { url, admin } = Option.isSome(configured)
-      ? { url: configured.value, admin: configured.value }
-      : yield* Effect.map(embeddedWarehouse, (server) => ({ url: embeddedUrl(server, "owner"), admin: embeddedUrl(server, "superuser") }))
+    const { url, admin } = yield* loginAdmin
     yield* migrate.pipe(Effect.provide(pgLayer(url)))
     const granted = yield* grantLogin(login, password).pipe(Effect.provide(pgLayer(admin)))
     const where = new URL(Redacted.value(url))
@@ -115,6 +135,23 @@ const grantCommand = Command.make("grant", {
   }).pipe(Effect.scoped)).pipe(Command.withDescription(
     `Grants the read-only role ${READER} to a login, creating the login when it does not exist (password from ` +
       "--password-stdin, else generated and printed once with its URL). Embedded: as its superuser; with DATABASE_URL: as that user, who needs CREATEROLE."
+  ))
+
+const revokeCommand = Command.make("revoke", {
+  login: loginArg("the login to take the read-only role from")
+}, ({ login }) =>
+  Effect.gen(function*() {
+    const { admin } = yield* loginAdmin
+    const revoked = yield* revokeLogin(login).pipe(Effect.provide(pgLayer(admin)))
+    const ended = revoked.sessionsEnded > 0 ? ` (its ${revoked.sessionsEnded} open session(s) ended)` : ""
+    yield* out(revoked.dropped
+      ? `revoked ${READER} from ${login} and dropped the login${ended}: it can no longer connect`
+      : `revoked ${READER} from ${login}: it can no longer read analytics or store; kept the login, since ${revoked.kept}`)
+  }).pipe(Effect.scoped)).pipe(Command.withDescription(
+    `Takes the read-only role ${READER} back from a login (the inverse of \`warehouse grant\`): it can no longer read ` +
+      "analytics or store. A login that was only for that (no other role, no privilege of its own, nothing it owns) is " +
+      "dropped, its open sessions ended, so it can no longer connect either. A login that does not exist, or does not " +
+      "hold the role, is an error. Embedded: as its superuser; with DATABASE_URL: as that user, who needs CREATEROLE."
   ))
 
 const builtinOption = Options.boolean("builtin").pipe(
@@ -159,19 +196,32 @@ const backupCommand = Command.make("backup", { file: fileArg("the backup file to
 
 const restoreCommand = Command.make("restore", { file: fileArg("a file written by `shopsync warehouse backup`") }, ({ file }) =>
   Effect.gen(function*() {
-    const counts = yield* restoreBackup(file)
+    const { counts, logins } = yield* restoreBackup(file)
     yield* out(`restored ${file}: ${counts.length} tables, ${counts.reduce((n, c) => n + c.rows, 0)} rows`)
+    yield* out(loginsNote(logins))
   }).pipe(Effect.provide(DatabaseLive))).pipe(Command.withDescription(
     "Restores a backup into a fresh warehouse (a new SHOPSYNC_DATA_DIR, or an empty database as DATABASE_URL): the schema at " +
-      "the backup's level, its rows, then this version's migrations and the daily totals. Refuses a warehouse holding rows."
+      "the backup's level, its rows, then this version's migrations and the daily totals. Refuses a warehouse holding rows. " +
+      "Logins are not in a backup (they belong to the server, not the database): it names those to re-create with `warehouse grant`."
   ))
+
+/** Restore's last line: the read-only logins a backup cannot carry, to make again (each gets a new password). */
+const loginsNote = (logins: ReadonlyArray<string> | undefined) => {
+  const grant = `${shopsyncCommand()} warehouse grant`
+  if (logins === undefined) {
+    return `logins are not in a backup: re-create each read-only login the old warehouse had with \`${grant} <login>\``
+  }
+  if (logins.length === 0) return "logins: a backup carries none, and this server lacks none of those the backup's warehouse had"
+  return `logins are not in a backup: re-create ${logins.join(", ")} with ${logins.map((l) => `\`${grant} ${l}\``).join(", ")} ` +
+    "(each gets a new password; --password-stdin keeps the old one)"
+}
 
 export const warehouseCommand = Command.make("warehouse").pipe(
   Command.withDescription(
     "Runs the warehouse for the people who query it. Start/stop/status of the embedded PostgreSQL, connection URLs, " +
-      "read-only logins, an SQL shell, backup and restore."
+      "read-only logins (grant, revoke), an SQL shell, backup and restore."
   ),
   Command.withSubcommands([
-    startCommand, stopCommand, statusCommand, urlCommand, grantCommand, psqlCommand, backupCommand, restoreCommand
+    startCommand, stopCommand, statusCommand, urlCommand, grantCommand, revokeCommand, psqlCommand, backupCommand, restoreCommand
   ])
 )

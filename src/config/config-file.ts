@@ -2,7 +2,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import * as util from "node:util"
 import { ConfigProvider, Data, Effect, Option } from "effect"
-import { diagnose } from "./diagnostics.js"
+import { diagnose, environmentWarnings } from "./diagnostics.js"
 
 /** One KEY=VALUE line of a config file. */
 export interface EnvLine {
@@ -104,8 +104,12 @@ const checkedEntries = (file: { readonly path: string; readonly text: string; re
     return new Map(entries.map((e) => [e.key, e.value]))
   })
 
-/** The provider every command runs under: environment, then the config file. */
+/**
+ * The provider every command runs under: environment, then the config file. Variables named like shopsync's that are
+ * none of its settings (STORE_CONCURENCY) are warned about, as the file's unknown keys are.
+ */
 export const configProvider = Effect.gen(function*() {
+  yield* Effect.forEach(environmentWarnings(process.env), (warning) => Effect.logWarning(warning), { discard: true })
   const env = ConfigProvider.fromEnv()
   const file = yield* readConfigFile
   if (Option.isNone(file)) return env

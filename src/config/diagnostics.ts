@@ -16,15 +16,46 @@ export interface Diagnostics {
   readonly warnings: ReadonlyArray<string>
 }
 
+const meant = (name: string) => closest(name, [...SETTINGS.keys(), ...ENVIRONMENT_ONLY])
+
+/** What to say about a name that is no setting: the one probably meant, else where the settings are listed. */
+const notASetting = (name: string): string => {
+  const near = meant(name)
+  return `${name} is not a shopsync setting and is ignored` +
+    (near === undefined ? "; config/shopsync.env.example lists the settings" : `; did you mean ${near}?`)
+}
+
 const keyWarning = (file: string, { key, line }: EnvLine): string | undefined => {
   if (SETTINGS.has(key)) return undefined
   if ((ENVIRONMENT_ONLY as ReadonlyArray<string>).includes(key)) {
     return `${file}:${line}: ${key} is read from the environment only and has no effect in a config file; set it in the environment`
   }
-  const near = closest(key, SETTINGS.keys())
-  return `${file}:${line}: ${key} is not a shopsync setting and is ignored` +
-    (near === undefined ? "; config/shopsync.env.example lists the settings" : `; did you mean ${near}?`)
+  return `${file}:${line}: ${notASetting(key)}`
 }
+
+/** The prefixes of shopsync's variables: another name with one is a typo or a setting that does not exist. */
+const OURS = /^(STORE|MARKETING|SHOPSYNC)_/
+
+/**
+ * The variables Kubernetes defines for each Service of the namespace (a Service named shopsync gives SHOPSYNC_PORT=tcp://…,
+ * SHOPSYNC_SERVICE_HOST, SHOPSYNC_PORT_8787_TCP_ADDR…): not typos, so not warned about.
+ */
+const isServiceLink = (name: string, value: string): boolean =>
+  /_SERVICE_(HOST|PORT)(_\w+)?$/.test(name) || /_PORT_\d+_(TCP|UDP|SCTP)(_(PROTO|PORT|ADDR))?$/.test(name) ||
+  (/_PORT$/.test(name) && /^(tcp|udp|sctp):\/\//.test(value))
+
+const unknownVariables = (env: Readonly<Record<string, string | undefined>>) =>
+  Object.entries(env).filter(([name, value]) =>
+    OURS.test(name) && !SETTINGS.has(name) && !(ENVIRONMENT_ONLY as ReadonlyArray<string>).includes(name) &&
+    !isServiceLink(name, value ?? "")).map(([name]) => name)
+
+/** The variable of the environment that is a misspelling of `setting` (STORE_CONSUMER_SECRT for STORE_CONSUMER_SECRET), if any. */
+export const misspelling = (setting: string, env: Readonly<Record<string, string | undefined>>): string | undefined =>
+  unknownVariables(env).find((name) => meant(name) === setting)
+
+/** One warning per variable in the environment that looks like shopsync's and is none of its settings. */
+export const environmentWarnings = (env: Readonly<Record<string, string | undefined>>): ReadonlyArray<string> =>
+  unknownVariables(env).sort().map((name) => `environment: ${notASetting(name)}`)
 
 /** Secrets in a file its group or others may read: the first such line, the mode and the fix. */
 const exposureWarning = (file: ConfigFileContents): string | undefined => {

@@ -1,6 +1,7 @@
 import type { HttpClient, HttpClientRequest } from "@effect/platform"
 import * as HttpClientError from "@effect/platform/HttpClientError"
 import { Data, Duration, Effect, Predicate } from "effect"
+import { mayBeTlsPort, SPEAKS_HTTPS, speaksTls } from "./tls.js"
 
 /** One HTTP exchange, its body read once. */
 export interface Answer {
@@ -36,6 +37,23 @@ const transportReason = (e: HttpClientError.HttpClientError): string => {
   return cause?.code ?? cause?.cause?.code ?? (e._tag === "RequestError" ? `${e.reason} error` : `${e.reason} error reading the answer`)
 }
 
+/** How long the one handshake that tells an http:// URL on a TLS port may take. */
+const PROBE_MS = 3_000
+
+/**
+ * A plain-http request closed the way a TLS server closes one (see tls.ts): when a TLS handshake on the same port
+ * succeeds, the failure says so (SPEAKS_HTTPS), which no retry would change; otherwise it stays as it was.
+ */
+const httpToTlsPort = (request: HttpClientRequest.HttpClientRequest, e: TransportFailed): Effect.Effect<never, TransportFailed> => {
+  const url = URL.canParse(request.url) ? new URL(request.url) : undefined
+  if (url?.protocol !== "http:" || !mayBeTlsPort(e.reason)) return Effect.fail(e)
+  const host = url.hostname.replace(/^\[|\]$/g, "")
+  return Effect.flatMap(
+    Effect.promise(() => speaksTls(host, Number(url.port || 80), PROBE_MS)),
+    (tls) => Effect.fail(tls ? new TransportFailed({ reason: SPEAKS_HTTPS }) : e)
+  )
+}
+
 const parseJson = (text: string): unknown => {
   if (text.trim() === "") return undefined
   try {
@@ -60,6 +78,7 @@ export const send = <E, R>(
     return { status: response.status, headers: response.headers, text, body: parseJson(text), request: response.request }
   }).pipe(
     Effect.timeoutFail({ duration: Duration.millis(timeoutMs), onTimeout: () => new TransportFailed({ reason: `no answer within ${timeoutMs} ms` }) }),
-    Effect.mapError((e) => (HttpClientError.isHttpClientError(e) ? new TransportFailed({ reason: transportReason(e) }) : e))
+    Effect.mapError((e) => (HttpClientError.isHttpClientError(e) ? new TransportFailed({ reason: transportReason(e) }) : e)),
     // The client's own failures are all HttpClientErrors, turned into TransportFailed above.
+    Effect.catchIf(isTransportFailed, (e) => httpToTlsPort(request, e))
   ) as Effect.Effect<Answer, TransportFailed | Exclude<E, HttpClientError.HttpClientError>, R>

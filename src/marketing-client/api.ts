@@ -2,6 +2,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Clock, Context, Data, Effect, Layer, Redacted, Ref } from "effect"
 import type { MarketingSettings } from "../config/settings.js"
+import { tlsProblem } from "../http-client/tls.js"
 import { type Answer, send, type TransportFailed, UnusableAnswer } from "../http-client/send.js"
 import { requestSpans, untraced } from "../http-client/spans.js"
 import { isTransientStatus } from "../http-client/retry-after.js"
@@ -56,10 +57,10 @@ const judge = (answer: Answer, policy: RetryPolicy): Effect.Effect<Answer, Token
     return yield* new UnusableAnswer({ answer, serverWaitMs: serverWaitMs(answer, yield* Clock.currentTimeMillis, policy) })
   })
 
-/** 429/5xx and dropped connections; a 429 was refused before any work was done, so even a creation may be repeated. */
+/** 429/5xx and dropped connections (not a TLS failure, which no retry changes); a 429 was refused before any work was done, so even a creation may be repeated. */
 const transientFor = (idempotent: boolean) => (e: AttemptFailure) =>
   e._tag === "TransportFailed"
-    ? idempotent
+    ? idempotent && tlsProblem(e.reason) === undefined
     : e._tag === "UnusableAnswer" && isTransientStatus(e.answer.status) && (idempotent || e.answer.status === 429)
 
 /** The error the caller gets once the retries are over (a rejected token is handled by the caller). */

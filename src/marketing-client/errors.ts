@@ -1,4 +1,5 @@
 import { Data } from "effect"
+import { tlsProblem } from "../http-client/tls.js"
 
 // Messages name the method and URL (never a query string: shopsync puts no token there) and what the
 // service said; tokens and client secrets never appear.
@@ -50,8 +51,20 @@ export class MarketingUnreachable extends Data.TaggedError("MarketingUnreachable
   readonly attempts: number
 }> {
   override get message() {
-    return `could not reach the marketing service at ${this.method} ${this.url} after ${this.attempts} attempt(s) (${this.reason}); ` +
-      "check MARKETING_BASE_URL and the network"
+    switch (tlsProblem(this.reason)) {
+      case "speaks-https":
+        return `the marketing service at ${new URL(this.url).origin} speaks HTTPS (a plain HTTP request to ${this.method} ${this.url} ` +
+          `was closed without an answer, and a TLS handshake there succeeds): use https:// in MARKETING_BASE_URL`
+      case "protocol":
+        return `no TLS session with the marketing service at ${this.method} ${this.url} (${this.reason}): the server does not ` +
+          "speak HTTPS on that port; check MARKETING_BASE_URL (an https:// address on a plain-HTTP port, or the wrong port)"
+      case "certificate":
+        return `the marketing service's TLS certificate is not trusted at ${this.url} (${this.reason}); check the host in ` +
+          "MARKETING_BASE_URL, or trust its authority with NODE_EXTRA_CA_CERTS=/path/to/ca.pem"
+      default:
+        return `could not reach the marketing service at ${this.method} ${this.url} after ${this.attempts} attempt(s) (${this.reason}); ` +
+          "check MARKETING_BASE_URL and the network"
+    }
   }
 }
 

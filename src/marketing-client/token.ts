@@ -3,6 +3,7 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Clock, Context, Effect, Either, Layer, Option, Redacted, Ref, SynchronizedRef } from "effect"
 import type { MarketingSettings } from "../config/settings.js"
 import { isTransientStatus } from "../http-client/retry-after.js"
+import { tlsProblem } from "../http-client/tls.js"
 import { type Answer, send, type TransportFailed, UnusableAnswer } from "../http-client/send.js"
 import { requestSpans, untraced } from "../http-client/spans.js"
 import { USER_AGENT } from "../http-client/user-agent.js"
@@ -57,7 +58,7 @@ const judge = (answer: Answer, url: string, policy: RetryPolicy): Effect.Effect<
     return decoded.right
   })
 
-const isRetried = (e: AttemptFailure) => e._tag === "TransportFailed" || e._tag === "UnusableAnswer"
+const isRetried = (e: AttemptFailure) => (e._tag === "TransportFailed" && tlsProblem(e.reason) === undefined) || e._tag === "UnusableAnswer"
 
 /** The error the caller gets once the retries are over. */
 const giveUp = (e: AttemptFailure, attempts: number, url: string): MarketingError => {

@@ -85,13 +85,13 @@ export const judge = (answer: Answer, judging: Judging): Effect.Effect<Answer, A
     return yield* new UnusableAnswer({ answer, serverWaitMs: retryAfterMs(answer.headers, now) })
   })
 
-/** The error the caller gets once the retries are over. */
-export const giveUp = (e: AttemptFailure, attempts: number, shown: string, method = "GET", source?: KeySource): StoreError => {
+/** The error the caller gets once the retries are over; `apiUrl`: the API root as shown, for the address to use. */
+export const giveUp = (e: AttemptFailure, attempts: number, shown: string, method = "GET", source?: KeySource, apiUrl?: string): StoreError => {
   switch (e._tag) {
     case "TransportFailed": {
       const problem = tlsProblem(e.reason)
       return problem
-        ? new StoreTlsFailed({ url: shown, code: e.reason, problem, source })
+        ? new StoreTlsFailed({ url: shown, code: e.reason, problem, source, apiUrl })
         : new StoreUnreachable({ method, url: shown, reason: e.reason, attempts, source })
     }
     case "UnusableAnswer": {
@@ -106,7 +106,7 @@ export const giveUp = (e: AttemptFailure, attempts: number, shown: string, metho
   }
 }
 
-/** Dropped connections, 408/429/5xx and a 2xx that was not JSON (a proxy's hiccup) are retried; a TLS failure is not. */
+/** Dropped connections, 408/429/5xx and a 2xx that was not JSON (a proxy's hiccup) are retried; a TLS failure (or TLS port) is not. */
 export const isTransient = (e: AttemptFailure) =>
   (e._tag === "TransportFailed" && tlsProblem(e.reason) === undefined) ||
   (e._tag === "UnusableAnswer" && (isOk(e.answer.status) || isTransientStatus(e.answer.status)))

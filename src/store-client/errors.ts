@@ -80,20 +80,35 @@ export class StoreUnreachable extends Data.TaggedError("StoreUnreachable")<{
   }
 }
 
-/** The TLS handshake failed for a reason no retry changes (see http-client/tls.ts). */
+/**
+ * The TLS handshake failed, or an http:// URL reached a port that speaks TLS: reasons no retry changes (see
+ * http-client/tls.ts).
+ */
 export class StoreTlsFailed extends Data.TaggedError("StoreTlsFailed")<{
   readonly url: string
-  /** The system error code, e.g. ERR_SSL_WRONG_VERSION_NUMBER or DEPTH_ZERO_SELF_SIGNED_CERT. */
+  /** The system error code, e.g. ERR_SSL_WRONG_VERSION_NUMBER or DEPTH_ZERO_SELF_SIGNED_CERT (ERR_HTTP_TO_HTTPS_PORT: ours). */
   readonly code: string
-  readonly problem: "protocol" | "certificate"
+  readonly problem: "protocol" | "certificate" | "speaks-https"
+  /** The API root as shown (credentials masked), for the address to use instead. */
+  readonly apiUrl?: string | undefined
   readonly source?: KeySource
 }> {
   override get message() {
-    return this.problem === "protocol"
-      ? `no TLS session with the store at ${this.url} (${this.code}): the server does not speak HTTPS on that port; ` +
-        checkUrl(this.source, "an https:// address on a plain-HTTP port, or the wrong port")
-      : `the store's TLS certificate is not trusted at ${this.url} (${this.code}); check the host in ${urlName(this.source)}, ` +
-        `give the store a certificate from a public authority, or trust its authority with NODE_EXTRA_CA_CERTS=/path/to/ca.pem`
+    switch (this.problem) {
+      case "speaks-https": {
+        const root = this.apiUrl ?? this.url
+        return `the store at ${new URL(root).origin} speaks HTTPS (a plain HTTP request to ${this.url} was closed without ` +
+          `an answer, and a TLS handshake there succeeds): use https://, ${setUrl(this.source, root.replace(/^http:/, "https:"))}`
+      }
+      case "protocol": {
+        const plain = this.apiUrl?.startsWith("https:") ? `; if the store serves plain HTTP there, use http://: ${setUrl(this.source, this.apiUrl.replace(/^https:/, "http:"))}` : ""
+        return `no TLS session with the store at ${this.url} (${this.code}): the server does not speak HTTPS on that port; ` +
+          `${checkUrl(this.source, "an https:// address on a plain-HTTP port, or the wrong port")}${plain}`
+      }
+      case "certificate":
+        return `the store's TLS certificate is not trusted at ${this.url} (${this.code}); check the host in ${urlName(this.source)}, ` +
+          `give the store a certificate from a public authority, or trust its authority with NODE_EXTRA_CA_CERTS=/path/to/ca.pem`
+    }
   }
 }
 

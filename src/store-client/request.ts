@@ -70,7 +70,7 @@ export const makeGetJson = (settings: StoreSettings, policy: RetryPolicy) =>
       const method = write?.method ?? "GET"
       const schedule = retrySchedule<AttemptFailure>(policy, { service: "store", label: `${method} ${shown}`, transient: isTransient })
       return requestSpans("store", method, shown)(attempt(write, url, shown), (tried) =>
-        Effect.retryOrElse(tried, schedule, (e, attempts) => Effect.fail(giveUp(e, attempts, shown, method, settings.source))))
+        Effect.retryOrElse(tried, schedule, (e, attempts) => Effect.fail(giveUp(e, attempts, shown, method, settings.source, safeUrl(settings.apiUrl)))))
     }
 
     const getJson = (path: string, params: QueryParams = {}) => requestJson(undefined, path, params)

@@ -160,7 +160,7 @@ export const makeRuns = (storeId: string) =>
           }, failure)
         }),
       stores: sql`
-        SELECT store_id AS store, to_char(max(started_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') AS last_started
+        SELECT store_id AS store, to_char(max(started_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS last_started
         FROM sync.runs GROUP BY store_id ORDER BY max(started_at) DESC`.pipe(
         Effect.flatMap(Schema.decodeUnknown(Schema.Array(KnownStore))), Effect.orDie),
       recent: (limit) =>

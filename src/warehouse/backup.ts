@@ -3,6 +3,7 @@ import * as SqlSchema from "@effect/sql/SqlSchema"
 import * as fs from "node:fs"
 import { Effect, Schema } from "effect"
 import { openBackupPartial } from "./backup-file.js"
+import { READER } from "./reader-role.js"
 
 /**
  * A logical backup written by shopsync itself: the embedded server ships no pg_dump, and the distribution's
@@ -21,7 +22,22 @@ export const BackupHeader = Schema.Struct({
   version: Schema.Literal(1),
   takenAt: Schema.String,
   migrations: Schema.Array(Schema.String),
-  sequences: Schema.Array(Schema.Struct({ name: Schema.String, value: Schema.NullOr(Schema.String) }))
+  sequences: Schema.Array(Schema.Struct({ name: Schema.String, value: Schema.NullOr(Schema.String) })),
+  /**
+   * The logins holding the read-only role when the backup was taken, by name only: roles belong to the server, not
+   * the database, so a backup carries none of them; restore names those to re-create (absent in older backups).
+   */
+  logins: Schema.optional(Schema.Array(Schema.String))
+})
+
+/** The logins granted the read-only role, by name. */
+export const readerLogins = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ login: string }>`
+    SELECT r.rolname AS login FROM pg_catalog.pg_auth_members m
+    JOIN pg_catalog.pg_roles r ON r.oid = m.member JOIN pg_catalog.pg_roles g ON g.oid = m.roleid
+    WHERE g.rolname = ${READER} AND r.rolcanlogin ORDER BY 1`
+  return rows.map((r) => r.login)
 })
 
 export const TableSection = Schema.Struct({ name: Schema.String, columns: Schema.Array(Schema.String) })
@@ -75,7 +91,8 @@ export const writeBackup = (file: string) =>
               FROM pg_sequences WHERE schemaname = ANY (${schemas}::text[]) ORDER BY 1`
       })(BACKUP_SCHEMAS)
       const header: typeof BackupHeader.Type = {
-        format: BACKUP_FORMAT, version: 1, takenAt: new Date().toISOString(), migrations: migrations.map((m) => m.version), sequences
+        format: BACKUP_FORMAT, version: 1, takenAt: new Date().toISOString(), migrations: migrations.map((m) => m.version), sequences,
+        logins: yield* readerLogins
       }
       yield* write(`${JSON.stringify(header)}\n`)
       const tables = yield* ourTables

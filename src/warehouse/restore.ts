@@ -2,7 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as fs from "node:fs"
 import * as readline from "node:readline"
 import { Effect, Schema } from "effect"
-import { BackupHeader, ourTables, SECTION_PREFIX, TableSection } from "./backup.js"
+import { BackupHeader, ourTables, readerLogins, SECTION_PREFIX, TableSection } from "./backup.js"
 import { BackupFailed } from "./backup-file.js"
 import { migrate, migrateTo } from "./migrate.js"
 import { sqlFolder } from "./sql-files.js"
@@ -51,7 +51,8 @@ const checkFresh = (file: string, migrations: ReadonlyArray<string>) =>
  * Restores a backup into a fresh warehouse, in one transaction (a failure leaves it as it was): the schema at the
  * backup's migration level, the rows with user triggers disabled (the daily totals and dirty days come from the
  * backup, taken from the same snapshot), the sequences, then the migrations and models of this version, the
- * read-only role's grants, and the daily totals of any day still dirty.
+ * read-only role's grants, and the daily totals of any day still dirty. Returns the rows per table, and the logins
+ * the backup's warehouse had granted the read-only role that this server lacks: a backup carries no roles.
  */
 export const restoreBackup = (file: string) =>
   Effect.gen(function*() {
@@ -76,7 +77,10 @@ export const restoreBackup = (file: string) =>
       }
       yield* migrate
       yield* sql`SELECT analytics.refresh_daily_totals(store_id) FROM (SELECT DISTINCT store_id FROM analytics.daily_dirty) d`
-      return counts
+      const present = new Set(yield* readerLogins)
+      // The backup's logins this server lacks (or that lack the role); undefined: a backup from before it listed them.
+      const logins = header.logins?.filter((login) => !present.has(login))
+      return { counts, logins }
     }))
   })
 

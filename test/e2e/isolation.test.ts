@@ -88,6 +88,8 @@ describe("the sync command when part of the store fails or is missing", () => {
 
   it("a reader that stops early (status | head -1) ends the command quietly, without an EPIPE trace", async () => {
     const { env } = await setUp(`${STORE_ID}-4`, {})
+    // status needs a warehouse to show (on a database without one it says so and exits 1).
+    expect((await runCli(["migrate"], env)).code).toBe(0)
     const cli = startCli(["status"], env)
     cli.child.stdout.once("data", () => cli.child.stdout.destroy())
     const run = await cli.done

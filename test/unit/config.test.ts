@@ -2,7 +2,9 @@ import { ConfigProvider, Effect, Option, Redacted } from "effect"
 import { describe, expect, it } from "vitest"
 import { parseEnvFile } from "../../src/config/config-file.js"
 import { storeSettingsConfig } from "../../src/config/settings.js"
-import { parseStreams } from "../../src/cli/streams-option.js"
+import { selectedStreams, streamsOption } from "../../src/cli/streams-option.js"
+import { CliConfig, Command, CommandDescriptor, CommandDirective } from "@effect/cli"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { SALES_STREAMS } from "../../src/sync/catalogue.js"
 
 const load = (entries: Record<string, string>) =>
@@ -33,10 +35,15 @@ describe("configuration", () => {
     expect(missing._tag === "Left" && String(missing.left)).toContain("STORE_CONSUMER_SECRET")
   })
 
-  it("accepts known stream names and rejects others by name; without --streams, the command's defaults", async () => {
-    expect(await Effect.runPromise(parseStreams(Option.some("refunds, order_notes, orders"), SALES_STREAMS))).toEqual(["orders", "refunds", "order_notes"])
-    expect(await Effect.runPromise(parseStreams(Option.none(), SALES_STREAMS))).toEqual(SALES_STREAMS)
-    const bad = await Effect.runPromise(Effect.either(parseStreams(Option.some("orders,coupons"), SALES_STREAMS)))
-    expect(bad._tag === "Left" && bad.left.message).toContain('"coupons"')
+  it("accepts known stream names in the catalogue's order and rejects others by name, with the one meant; without --streams, the command's defaults", async () => {
+    const parse = (args: ReadonlyArray<string>) =>
+      Effect.runPromise(Effect.either(CommandDescriptor.parse(Command.make("t", { streams: streamsOption("x") }).descriptor, ["t", ...args], CliConfig.defaultConfig)).pipe(
+        Effect.provide(NodeContext.layer)
+      ))
+    const good = await parse(["--streams", "refunds, order_notes, orders"])
+    expect(good._tag === "Right" && CommandDirective.isUserDefined(good.right) && good.right.value).toEqual({ streams: Option.some(["orders", "refunds", "order_notes"]) })
+    expect(selectedStreams(Option.none(), SALES_STREAMS)).toEqual(SALES_STREAMS)
+    const bad = await parse(["--streams", "orders,coupons,ordrs"])
+    expect(bad._tag === "Left" && JSON.stringify(bad.left)).toContain('unknown stream \\"coupons\\", \\"ordrs\\" (did you mean orders?) in --streams')
   })
 })
