@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Ref } from "effect"
+import { Clock, Context, Effect, Layer, Ref } from "effect"
 
 /** What the routes and the background tasks of one `serve` process share. */
 export class ServeState extends Context.Tag("shopsync/ServeState")<ServeState, {
@@ -15,5 +15,5 @@ export class ServeState extends Context.Tag("shopsync/ServeState")<ServeState, {
 
 export const ServeStateLive = (storeId: string, syncEveryMs: number) =>
   Layer.effect(ServeState, Effect.gen(function*() {
-    return ServeState.of({ storeId, syncEveryMs, accepting: yield* Ref.make(true), lastSyncAt: yield* Ref.make(Date.now()), inboxWorkerUp: yield* Ref.make(false) })
+    return ServeState.of({ storeId, syncEveryMs, accepting: yield* Ref.make(true), lastSyncAt: yield* Ref.make(yield* Clock.currentTimeMillis), inboxWorkerUp: yield* Ref.make(false) })
   }))

@@ -1,5 +1,5 @@
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Cause, Duration, Effect } from "effect"
+import { Cause, Clock, Duration, Effect } from "effect"
 import type { StoreListing } from "../stores/registry.js"
 import { errorText } from "../sync/errors.js"
 import type { StoreWaiting } from "../webhooks/inbox.js"
@@ -45,8 +45,8 @@ export const storesPage = (stores: ReadonlyArray<StoreListing>, waiting: Readonl
 
 /** GET / of a worker: the page across stores, or the 503 page when the warehouse does not answer. */
 export const storesPageResponse = <E, R>(read: Effect.Effect<{ stores: ReadonlyArray<StoreListing>; waiting: ReadonlyArray<StoreWaiting> }, E, R>, runner: string) =>
-  Effect.map(read, ({ stores, waiting }) =>
-    HttpServerResponse.html(storesPage(stores, waiting, runner, Date.now()).text).pipe(HttpServerResponse.setHeaders(PAGE_HEADERS))).pipe(
+  Effect.map(Effect.zip(read, Clock.currentTimeMillis), ([{ stores, waiting }, now]) =>
+    HttpServerResponse.html(storesPage(stores, waiting, runner, now).text).pipe(HttpServerResponse.setHeaders(PAGE_HEADERS))).pipe(
     Effect.catchAllCause((cause) =>
       Effect.as(
         Effect.logWarning(`stores page: ${errorText(Cause.squash(cause))}`),
