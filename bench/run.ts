@@ -16,7 +16,8 @@
  *   7. CPU per document and the combined limit (bench/cpu.ts);
  *   8. freshness with `shopsync serve`: webhooks, a delivery burst, the scheduled sync alone (bench/freshness.ts);
  *   9. the store client's pace (bench/rate.ts): a rate-limited store, and one that slows past 4 requests in flight;
- *  10. stores kept current per hour by 1, 2 and 3 `shopsync worker` processes on this server (bench/workers.ts).
+ *  10. stores kept current per hour by 1, 2 and 3 `shopsync worker` processes on this server (bench/workers.ts);
+ *  11. requests a first and a no-change sync cost a real WooCommerce (bench/real-shop.ts; --only real-shop).
  * Prints the figures, the ratios and the targets, and writes bench/results/latest.json.
  *
  *   npm run bench                        # 100,000 orders, 300,000 for growth (about half an hour)
@@ -24,6 +25,7 @@
  *   npm run bench -- --orders N --concurrency C --latency-orders N --growth-orders N --skip-latency --skip-growth --skip-freshness
  *                                        --rate-orders N --skip-rate --workers-stores N --workers-window SECONDS --skip-workers
  *   npm run bench -- --only workers      # one phase alone (with --quick too), merged into bench/results/latest.json
+ *   npm run bench -- --only real-shop    # the real WooCommerce phase alone
  *   npm run bench -- --growth-million    # growth to 10 × orders too (1,000,000 orders: hours)
  */
 import { spawn, spawnSync } from "node:child_process"
@@ -38,6 +40,7 @@ import { copyToFile, tableColumns } from "./copy.js"
 import { cpuFigures, cpuTargetRows, type GrowthRun } from "./cpu.js"
 import { freshness, reportFreshness } from "./freshness.js"
 import { rateBench, reportRate } from "./rate.js"
+import { realShopBench, reportRealShop } from "./real-shop.js"
 import { startSimulator as startStoreProcess } from "./simulator.js"
 import { workersBench } from "./workers.js"
 import { reportWorkers } from "./workers-report.js"
@@ -51,7 +54,7 @@ const arg = (name: string, fallback: number) => {
 const quick = flag("quick")
 const optionalArg = (name: string) => (process.argv.includes(`--${name}`) ? arg(name, NaN) : undefined)
 /** The phases that run alone with --only. */
-const PHASES = ["workers"]
+const PHASES = ["workers", "real-shop"]
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined
 const orders = arg("orders", quick ? 3_000 : 100_000)
 const products = arg("products", quick ? 60 : 2_000)
@@ -191,6 +194,25 @@ const main = async () => {
     await Effect.runPromise(Scope.close(scope, Exit.void))
   }
   const runWorkers = () => workersBench({ root, quick, postgres, freshDatabase, stores: optionalArg("workers-stores"), windowSeconds: optionalArg("workers-window") })
+  /** The real shop's phase: a first sync with every stream and a no-change one, each into the same fresh warehouse. */
+  const runRealShop = async () => {
+    const url = await freshDatabase("real_shop")
+    return realShopBench(async (storeEnv) => {
+      // measure rejects with the command's stderr when it fails.
+      const m = await measure(shopsync(["sync", "--no-push"]), { postgres }, { DATABASE_URL: url, ...storeEnv })
+      return m.seconds
+    })
+  }
+  if (only === "real-shop") {
+    try {
+      const realShop = await runRealShop()
+      reportRealShop(realShop)
+      saveResult({ realShop }, true)
+    } finally {
+      await cleanup()
+    }
+    return
+  }
   if (only === "workers") {
     try {
       const workers = await runWorkers()

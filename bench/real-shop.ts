@@ -1,0 +1,96 @@
+/**
+ * Requests a sync costs a real WooCommerce (issue 23): the shop of ../shared/real-woo, seeded as the real-store tests
+ * seed it (420 orders over 60 days, refunds, trash, two bulk edits), synced by the compiled CLI with every stream, then
+ * once more with nothing changed. What the shop served is counted from its own log (DIR/rest.log, one line per REST
+ * request), by route: the sales listings, the per-parent children (notes, downloads, variations…), the rest.
+ */
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { seedShop } from "../test/real-woo/shop.js"
+import { realWooMissing, type RealStore, startRealStore } from "../test/support/real-woo.js"
+
+interface Served {
+  readonly route: string
+  readonly params: Record<string, unknown>
+}
+
+/** The routes of the sales streams' listings and the store's report, against those read once per parent. */
+const SALES = /^\/wc\/v3\/(orders|refunds|products|customers|reports\/sales)$/
+const CHILDREN = /^\/wc\/v3\/(orders|customers|products|products\/attributes|shipping\/zones)\/\d+\/[a-z_]+$/
+
+export interface RealShopRun {
+  readonly requests: number
+  readonly sales: number
+  readonly children: number
+  readonly other: number
+  readonly seconds: number
+  /** Requests by route (ids replaced by `<id>`), most first. */
+  readonly routes: Readonly<Record<string, number>>
+}
+
+export interface RealShopFigures {
+  readonly orders: number
+  readonly first: RealShopRun
+  readonly noChange: RealShopRun
+  /** Sales listings per 100 orders of a first sync (target ≤ 1.2), children requests per order (target ≤ 0.1). */
+  readonly salesPer100Orders: number
+  readonly childrenPerOrder: number
+}
+
+const served = (store: RealStore): ReadonlyArray<Served> =>
+  fs.readFileSync(path.join(store.dir, "rest.log"), "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Served)
+
+const tally = (lines: ReadonlyArray<Served>, seconds: number): RealShopRun => {
+  const routes: Record<string, number> = {}
+  for (const l of lines) {
+    const key = l.route.replace(/\/\d+(?=\/|$)/g, "/<id>")
+    routes[key] = (routes[key] ?? 0) + 1
+  }
+  const sales = lines.filter((l) => SALES.test(l.route)).length
+  const children = lines.filter((l) => CHILDREN.test(l.route)).length
+  return {
+    requests: lines.length, sales, children, other: lines.length - sales - children, seconds,
+    routes: Object.fromEntries(Object.entries(routes).sort((a, b) => b[1] - a[1]))
+  }
+}
+
+/**
+ * Runs the phase with `sync(env)`, which runs `shopsync sync --no-push` against the shop and a fresh warehouse and
+ * answers its wall seconds. Undefined when the machine cannot run the shop.
+ */
+export const realShopBench = async (sync: (env: Record<string, string>) => Promise<number>): Promise<RealShopFigures | undefined> => {
+  if (realWooMissing()) return undefined
+  const store = await startRealStore({ hpos: true })
+  try {
+    const seeded = await seedShop(store, { seed: 3, from: "2026-09-20", days: 60, count: 420, trash: 10, bulk: [150, 130] })
+    const env = { STORE_API_URL: store.apiUrl, STORE_CONSUMER_KEY: store.consumerKey, STORE_CONSUMER_SECRET: store.consumerSecret, STORE_ID: "real-shop" }
+    const before = served(store).length
+    const firstSeconds = await sync(env)
+    const afterFirst = served(store)
+    const noChangeSeconds = await sync(env)
+    const all = served(store)
+    const first = tally(afterFirst.slice(before), firstSeconds)
+    const noChange = tally(all.slice(afterFirst.length), noChangeSeconds)
+    return {
+      orders: seeded.orders,
+      first,
+      noChange,
+      salesPer100Orders: Math.round((first.sales / seeded.orders) * 100 * 100) / 100,
+      childrenPerOrder: Math.round((first.children / seeded.orders) * 1000) / 1000
+    }
+  } finally {
+    await store.stop()
+  }
+}
+
+export const reportRealShop = (f: RealShopFigures | undefined) => {
+  if (f === undefined) return console.log("\nreal shop: skipped (PHP and MariaDB not available: ../shared/real-woo/start.sh installs them)")
+  const line = (label: string, r: RealShopRun) =>
+    `  ${label}: ${r.requests} requests in ${r.seconds.toFixed(1)} s (sales listings ${r.sales}, per-parent children ${r.children}, other ${r.other})`
+  console.log(`\nreal shop (WooCommerce 10.0.2, ${f.orders} orders, every stream):`)
+  console.log(line("first sync", f.first))
+  console.log(line("no-change sync", f.noChange))
+  console.log(`  sales listings per 100 orders: ${f.salesPer100Orders} (target ≤ 1.2: ${f.salesPer100Orders <= 1.2 ? "met" : "not met"})`)
+  console.log(`  children requests per order: ${f.childrenPerOrder} (target ≤ 0.1: ${f.childrenPerOrder <= 0.1 ? "met" : "not met"})`)
+  console.log(`  routes of the first sync: ${Object.entries(f.first.routes).slice(0, 12).map(([r, n]) => `${r} ${n}`).join(", ")}`)
+}
