@@ -11,10 +11,10 @@ import { listenerLayer } from "../server/listener.js"
 import { PrometheusMetricsLive } from "../server/metrics.js"
 import { serveAdminRouter, serveWebhookRouter } from "../server/router.js"
 import { ServeState, ServeStateLive } from "../server/serve-state.js"
-import { WebhookRejections, WebhookRejectionsLive } from "../server/webhook-rejections.js"
 import { storeClientLayer } from "../jobs/layers.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { Inbox, InboxLive } from "../webhooks/inbox.js"
+import { WebhookRejections, WebhookRejectionsLive } from "../webhooks/rejections.js"
 import { InboxSignalLive } from "../webhooks/worker.js"
 
 /**
