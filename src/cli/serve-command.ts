@@ -11,10 +11,10 @@ import { listenerLayer } from "../server/listener.js"
 import { PrometheusMetricsLive } from "../server/metrics.js"
 import { serveAdminRouter, serveWebhookRouter } from "../server/router.js"
 import { ServeState, ServeStateLive } from "../server/serve-state.js"
-import { WebhookRejections, WebhookRejectionsLive } from "../server/webhook-rejections.js"
 import { storeClientLayer } from "../jobs/layers.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { Inbox, InboxLive } from "../webhooks/inbox.js"
+import { WebhookRejections, WebhookRejectionsLive } from "../webhooks/rejections.js"
 import { InboxSignalLive } from "../webhooks/worker.js"
 
 /**
@@ -77,7 +77,7 @@ export const serveCommand = Command.make("serve", {}, () => start).pipe(
       "or no scheduled sync finished for three intervals (the status only: the reason is on the admin listener). A second, " +
       "admin listener on SHOPSYNC_ADMIN_HOST (default 127.0.0.1) and SHOPSYNC_ADMIN_PORT (default 8788) serves GET / (a status " +
       "page: streams, runs, webhook deliveries and the ones rejected per cause, quarantine, daily net sales over the 90 days ending at the " +
-      "last day with sales or ?from=YYYY-MM-DD&to=YYYY-MM-DD; e-mail addresses masked), GET /metrics " +
+      "last day with sales or ?from=YYYY-MM-DD&to=YYYY-MM-DD and their top products; e-mail addresses masked), GET /metrics " +
       "(Prometheus text) and GET /healthz with its reason; off loopback it needs SHOPSYNC_ADMIN_TOKEN (or SHOPSYNC_ADMIN_TOKEN_FILE) " +
       "as Authorization: Bearer, and serve refuses to start without one. SIGTERM: new deliveries get " +
       "503, the one being applied finishes, exit 143; the next start applies what is left in the inbox. With " +

@@ -14,10 +14,10 @@ import { adminSettingsConfig, type AdminSettings, databaseUrlConfig, httpListenC
 import { loadAdminToken, serveAdmin } from "../server/admin-listener.js"
 import { type BodyBudget, listenerLayer } from "../server/listener.js"
 import { type PrometheusMetrics, PrometheusMetricsLive } from "../server/metrics.js"
-import { WebhookRejectionsLive } from "../server/webhook-rejections.js"
 import { WebhookSecretsLive } from "../server/webhook-secrets.js"
 import { workerRouter } from "../server/worker-router.js"
 import { type Inbox, InboxLive } from "../webhooks/inbox.js"
+import { WebhookRejectionsLive } from "../webhooks/rejections.js"
 import { RegistryDirectoryLive } from "../jobs/directory.js"
 import { StoreJobs } from "../jobs/store-jobs.js"
 import { loadMasterKey } from "../stores/master-key.js"
@@ -46,14 +46,17 @@ const ShardLogLive = Layer.scopedDiscard(Effect.gen(function*() {
 }))
 
 /** The layers of a runner with its stores, on the work pool; the HTTP server is outside them (it outlives them). */
-const workerLayers = (options: { runner: string; concurrency: number; clusterSql: ReturnType<typeof workerPools>["clusterSql"] }) =>
-  Layer.mergeAll(WebhookSecretsLive, InboxLive, PrometheusMetricsLive, WebhookRejectionsLive({ tagStore: true })).pipe(
+const workerLayers = (options: { runner: string; concurrency: number; clusterSql: ReturnType<typeof workerPools>["clusterSql"] }) => {
+  // One layer value, so built once: the listener's refusals and the deliveries its stores cannot apply share one log tally.
+  const rejections = WebhookRejectionsLive({ tagStore: true })
+  return Layer.mergeAll(WebhookSecretsLive, InboxLive, PrometheusMetricsLive, rejections).pipe(
     Layer.provideMerge(ShardLogLive.pipe(
       Layer.provideMerge(workerLayer({ clusterSql: options.clusterSql, concurrency: options.concurrency })),
-      Layer.provide(RegistryDirectoryLive(options.runner).pipe(Layer.provide(StoreJobs.Default)))
+      Layer.provide(RegistryDirectoryLive(options.runner).pipe(Layer.provide(Layer.merge(StoreJobs.Default, rejections))))
     )),
     Layer.provideMerge(StoreRegistryLive)
   )
+}
 
 type Routes = HttpApp.Default<unknown, never>
 

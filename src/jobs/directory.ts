@@ -6,6 +6,7 @@ import { SALES_STREAMS, STREAMS } from "../sync/catalogue.js"
 import { SyncFailed } from "../sync/errors.js"
 import { latestDay } from "../sync/time.js"
 import { countStoreDelivery } from "../webhooks/delivery-metrics.js"
+import { WebhookRejections } from "../webhooks/rejections.js"
 import { NoMarketingService, registeredMarketing, registeredTarget, runRegistered } from "./registered.js"
 import { settlePush, summaryText } from "./report.js"
 import { type StoreJob, StoreJobs, verdict } from "./store-jobs.js"
@@ -42,7 +43,7 @@ const asWorkFailed = (storeId: string) => <A, E, R>(work: Effect.Effect<A, E, R>
  */
 export const RegistryDirectoryLive = (runner: string) =>
   Layer.effect(StoreDirectory, Effect.gen(function*() {
-    const registry = yield* StoreRegistry
+    const [registry, rejections] = yield* Effect.all([StoreRegistry, WebhookRejections])
     const context = yield* Effect.context<StoreRegistry | StoreJobs | SqlClient>()
 
     const run = (storeId: string, command: string, job: StoreJob, trigger: string) =>
@@ -78,7 +79,9 @@ export const RegistryDirectoryLive = (runner: string) =>
     const applyInbox = (storeId: string) =>
       Effect.gen(function*() {
         const jobs = yield* StoreJobs
-        const done = yield* jobs.applyInbox(storeId, registeredTarget(storeId), { attempts: attemptsOf(storeId), count: countStoreDelivery })
+        const done = yield* jobs.applyInbox(storeId, registeredTarget(storeId), {
+          attempts: attemptsOf(storeId), count: countStoreDelivery, unapplicable: rejections.unapplicable
+        })
         if (done._tag === "Pushed") yield* settlePush(done.pushed)
       })
 

@@ -13,7 +13,7 @@
  *   shopsync_webhook_deliveries_total{outcome[,store]}            deliveries accepted, rejected, applied by this process
  *                                                                 (a worker tags them with the store)
  *   shopsync_webhook_deliveries_total{outcome="full"[,store]}     deliveries refused (503) as the store's inbox was full
- *   shopsync_webhook_rejections_total{cause[,store]}              deliveries the listener refused, by cause (webhook-rejections.ts)
+ *   shopsync_webhook_rejections_total{cause[,store]}              deliveries the listener refused, by cause (webhooks/rejections.ts)
  *   shopsync_webhook_inbox_pending{store}                         deliveries in the inbox waiting to be applied
  *   shopsync_webhook_inbox_bytes{store}                           bytes of bodies the inbox holds (SHOPSYNC_INBOX_MAX_MB bounds it)
  *   shopsync_webhook_last_received_timestamp_seconds{store}       when the last delivery arrived (unix seconds)

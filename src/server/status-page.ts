@@ -12,6 +12,7 @@ import { html } from "./html.js"
 import { salesWindow } from "./sales.js"
 import { streamHealth } from "./stream-health.js"
 import { type StatusReport, statusPage } from "./status-view.js"
+import { topProducts } from "./top-products.js"
 import type { WebhookSummary } from "./webhook-summary.js"
 
 export { WebhookSummary } from "./webhook-summary.js"
@@ -30,6 +31,7 @@ export const statusReport = (storeId: string, webhooks: Effect.Effect<WebhookSum
   Effect.gen(function*() {
     const outbox = yield* Outbox
     const quarantine = yield* Quarantine
+    const sales = yield* salesWindow(storeId, chart)
     return {
       storeId,
       generatedAt: new Date().toISOString(),
@@ -39,7 +41,8 @@ export const statusReport = (storeId: string, webhooks: Effect.Effect<WebhookSum
       outbox: yield* outbox.counts(storeId),
       problems: yield* outbox.problems(storeId),
       webhooks: yield* webhooks,
-      sales: yield* salesWindow(storeId, chart)
+      sales,
+      topProducts: yield* topProducts(storeId, sales.first, sales.last)
     } satisfies StatusReport
   }).pipe(Effect.provide(storeLayers(storeId)))
 

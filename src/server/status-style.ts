@@ -33,6 +33,8 @@ svg.sales-chart .axis-title { font-size: 12px; font-weight: 600; fill: #1f2328; 
 svg.sales-chart line { stroke: var(--line); } svg.sales-chart line.zero, svg.sales-chart .x-axis line { stroke: #8c959f; }
 svg.sales-chart .bar { fill: var(--bar); } svg.sales-chart .bar.negative { fill: var(--bad); }
 svg.sales-chart .bar:hover { opacity: .75; }
+table.top-products { margin-bottom: 16px; } table.top-products caption { text-align: left; font-weight: 700; padding: 4px 0; }
+table.top-products :is(th, td):nth-child(n+3) { text-align: right; white-space: nowrap; }
 nav.range { margin: 0 0 12px; font-size: 13px; }
 details { margin-top: 12px; } summary { cursor: pointer; color: var(--muted); }
 `)

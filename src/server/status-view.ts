@@ -2,13 +2,14 @@ import { Option } from "effect"
 import type { OutboxCounts, OutboxProblem } from "../contacts/outbox.js"
 import type { RecentRun } from "../sync/runs.js"
 import type { HeldRow } from "../warehouse/quarantine.js"
+import { REJECTIONS } from "../webhooks/rejections.js"
 import { salesChart } from "./chart.js"
 import { addDays, CHART_DAYS, daysBetween, MAX_CHART_DAYS } from "./chart-range.js"
 import { formatAmount, type Html, html } from "./html.js"
 import type { SalesWindow } from "./sales.js"
 import type { Health, StreamHealth } from "./stream-health.js"
 import { STATUS_CSS } from "./status-style.js"
-import { REJECTIONS } from "./webhook-rejections.js"
+import { TOP_PRODUCTS, type TopProduct } from "./top-products.js"
 import type { WebhookSummary } from "./webhook-summary.js"
 
 /** Everything the status page shows, read at request time. */
@@ -23,6 +24,8 @@ export interface StatusReport {
   readonly problems: ReadonlyArray<OutboxProblem>
   readonly webhooks: WebhookSummary
   readonly sales: SalesWindow
+  /** The best sellers over the chart's days, per currency (top-products.ts). */
+  readonly topProducts: ReadonlyArray<TopProduct>
 }
 
 const LABELS: Readonly<Record<Health, string>> = {
@@ -79,6 +82,21 @@ const salesSection = (sales: SalesWindow): Html => {
   return html`<section id="sales" data-first="${sales.first}" data-last="${sales.last}"><h2>Daily net sales, ${sales.first} to ${sales.last}</h2><p class="muted">${which}; per store-local day: orders minus refunds (analytics.daily_net_sales). Any other range: <code>?from=YYYY-MM-DD&amp;to=YYYY-MM-DD</code>, at most ${MAX_CHART_DAYS} days.</p>${salesNavigation(sales)}${charts.length === 0 ? empty : charts}</section>`
 }
 
+const productName = (p: TopProduct) => p.name ?? (p.product_id === "0" ? "lines that name no product" : `product ${p.product_id}`)
+
+/** A table per currency with sales of products over the chart's days (money is never summed across currencies). */
+const topProductsSection = (sales: SalesWindow, products: ReadonlyArray<TopProduct>): Html => {
+  const currencies = [...new Set(products.map((p) => p.currency))]
+  const tables = currencies.map((currency) =>
+    html`<table class="top-products" data-currency="${currency}"><caption>${currency}</caption><thead><tr><th>#</th><th>product</th><th>units sold</th><th>gross</th><th>refunded</th><th>net</th></tr></thead><tbody>${
+      products.filter((p) => p.currency === currency).map((p, i) =>
+        html`<tr data-product="${p.product_id}" data-variation="${p.variation_id}"><td>${i + 1}</td><td>${productName(p)}</td><td>${p.quantity}</td><td>${formatAmount(p.gross)}</td><td>${formatAmount(p.refunded)}</td><td>${formatAmount(p.net)}</td></tr>`)
+    }</tbody></table>`)
+  return html`<section id="top-products"><h2>Top products, ${sales.first} to ${sales.last}</h2><p class="muted">The ${TOP_PRODUCTS} products and variations with the most net sales in each currency over the chart's days: units sold and line totals (after discounts, tax excluded) on their order's day, refunded on the refund's day (analytics.daily_product_sales).</p>${
+    tables.length === 0 ? html`<p class="empty">No product sold or refunded from ${sales.first} to ${sales.last}.</p>` : tables
+  }</section>`
+}
+
 const streamRow = (s: StreamHealth) => [
   html`<span class="stream">${s.status.stream}</span>`, badge(s.health), s.status.last_success ?? "never", s.status.last_started ?? "",
   s.status.last_rows ?? "", s.status.rows, s.status.cursor, s.status.last_error
@@ -133,4 +151,4 @@ export const statusPage = (r: StatusReport): Html =>
 <meta http-equiv="refresh" content="60"><link rel="icon" href="data:,">
 <title>shopsync · ${r.storeId}</title><style>${STATUS_CSS}</style></head>
 <body><header><h1>shopsync <span class="muted">store</span> ${r.storeId}</h1><p class="muted">As of ${r.generatedAt.slice(0, 19).replace("T", " ")} UTC · refreshes every minute</p></header>
-<main>${summary(r)}${salesSection(r.sales)}${streamsSection(r.streams)}${runsSection(r.runs)}${webhooksSection(r.webhooks)}${contactsSection(r.outbox, r.problems)}${quarantineSection(r.held)}</main></body></html>`
+<main>${summary(r)}${salesSection(r.sales)}${topProductsSection(r.sales, r.topProducts)}${streamsSection(r.streams)}${runsSection(r.runs)}${webhooksSection(r.webhooks)}${contactsSection(r.outbox, r.problems)}${quarantineSection(r.held)}</main></body></html>`

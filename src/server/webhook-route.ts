@@ -8,10 +8,10 @@ import { errorText } from "../sync/errors.js"
 import { countDelivery, type DeliveryCounter, type DeliveryOutcome } from "../webhooks/delivery-metrics.js"
 import { deliveryHeaders, isPing, signatureMatches } from "../webhooks/headers.js"
 import { bodyDigest, Inbox, type Received } from "../webhooks/inbox.js"
+import { type RejectionCause, WebhookRejections } from "../webhooks/rejections.js"
 import { InboxSignal } from "../webhooks/worker.js"
 import { limitedBody } from "./limited-body.js"
 import { ServeState } from "./serve-state.js"
-import { type RejectionCause, WebhookRejections } from "./webhook-rejections.js"
 
 /** The largest body taken; a larger one is refused (413) without reading past this. */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -74,7 +74,7 @@ export interface IntakeOptions<R1, R2> {
  * webhook secret), stored in the inbox and answered 200 at once; `stored` has it applied. The creation ping
  * (unsigned `webhook_id=<id>`) is answered 200 and not stored. A store whose inbox is full gets 503 with Retry-After
  * (the store may send it again; the background sync reads what it changed in any case). Every refusal but the one
- * of a stopping process is counted and logged by cause (webhook-rejections.ts).
+ * of a stopping process is counted and logged by cause (webhooks/rejections.ts).
  */
 export const deliveryIntake = <R1, R2>(options: IntakeOptions<R1, R2>) =>
   Effect.gen(function*() {

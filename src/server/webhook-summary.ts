@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { RejectedCount } from "./webhook-rejections.js"
+import { RejectedCount } from "../webhooks/rejections.js"
 
 /**
  * The store's webhook deliveries as the status page and /metrics show them. From the inbox: received, applied,

@@ -5,6 +5,7 @@ import { Loader } from "../warehouse/loader.js"
 import { type Applied, applyDelivery } from "./apply.js"
 import { countDelivery, type DeliveryCounter } from "./delivery-metrics.js"
 import { Inbox, type Pending } from "./inbox.js"
+import { WebhookRejections } from "./rejections.js"
 
 /** Deliveries read from the inbox at a time. */
 const BATCH = 200
@@ -43,15 +44,15 @@ const settleDefect = (storeId: string, row: Pending, count: DeliveryCounter, def
  * never half applied, never recorded without its change. A defect is recorded (settleDefect), never fatal to the
  * pass. Uninterruptible, so SIGTERM lets it finish.
  */
-const applyOne = (storeId: string, row: Pending, count: DeliveryCounter) =>
+const applyOne = (storeId: string, row: Pending, options: PassOptions) =>
   Effect.gen(function*() {
     const [sql, inbox] = yield* Effect.all([SqlClient.SqlClient, Inbox])
     const result = yield* sql.withTransaction(Effect.tap(applyDelivery(storeId, row.topic, row.body), (r: Applied) => inbox.settle(row.seq, r.outcome)))
-    yield* count(result.outcome.state === "failed" ? "rejected" : "applied", storeId)
-    if (result.outcome.state === "failed") yield* Effect.logWarning(`webhooks: delivery ${row.seq} (${row.topic}) failed: ${result.outcome.reason}`)
+    yield* options.count(result.outcome.state === "failed" ? "rejected" : "applied", storeId)
+    if (result.outcome.state === "failed") yield* options.unapplicable(`delivery ${row.seq} of store ${storeId} (${row.topic}): ${result.outcome.reason}`)
     return result
   }).pipe(
-    Effect.catchAllDefect((defect) => settleDefect(storeId, row, count, defect)),
+    Effect.catchAllDefect((defect) => settleDefect(storeId, row, options.count, defect)),
     Effect.uninterruptible
   )
 
@@ -67,6 +68,11 @@ export interface PassOptions {
   readonly attempts: Map<number, number>
   /** How the pass counts its deliveries: serve's counter has no store tag (one store), a worker's has. */
   readonly count: DeliveryCounter
+  /**
+   * Logs a delivery that ended failed (which, and why): WebhookRejections' `unapplicable`, at most a line a minute,
+   * so a flood of deliveries that cannot be applied does not flood the log.
+   */
+  readonly unapplicable: (detail: string) => Effect.Effect<void>
 }
 
 /**
@@ -81,7 +87,7 @@ export const applyPass = Effect.fn("webhooks.applyPass")(function*(storeId: stri
   let contacts = false
   let stopped = false
   for (const row of rows) {
-    const result = yield* Effect.either(applyOne(storeId, row, options.count))
+    const result = yield* Effect.either(applyOne(storeId, row, options))
     if (result._tag === "Right") {
       options.attempts.delete(row.seq)
       changed ||= result.right.outcome.state === "applied"
@@ -123,8 +129,8 @@ export const applyAllPending = (storeId: string, options: PassOptions) =>
  */
 export const runWorker = (storeId: string, contactsChanged: Effect.Effect<void>) =>
   Effect.gen(function*() {
-    const signal = yield* InboxSignal
-    const options: PassOptions = { attempts: new Map(), count: countDelivery }
+    const [signal, rejections] = yield* Effect.all([InboxSignal, WebhookRejections])
+    const options: PassOptions = { attempts: new Map(), count: countDelivery, unapplicable: rejections.unapplicable }
     while (true) {
       const done = yield* applyPass(storeId, options).pipe(
         Effect.catchAll((e) => Effect.as(Effect.logWarning(`webhooks: the inbox could not be read: ${errorText(e)}`), { more: false, contacts: false, changed: false }))

@@ -102,7 +102,7 @@ describe("the apply pass over hostile deliveries", () => {
     Effect.gen(function*() {
       const inbox = yield* Inbox
       for (const d of items) yield* inbox.add({ storeId, webhookId: "1", deliveryId: String(++delivery), topic: d.topic, body: d.body, digest: bodyDigest(d.topic, Buffer.from(d.body)) }, 1 << 30)
-      const options: PassOptions = { attempts: new Map(), count: () => Effect.void }
+      const options: PassOptions = { attempts: new Map(), count: () => Effect.void, unapplicable: () => Effect.void }
       for (let i = 0; i < MAX_PASSES; i++) {
         const exit = yield* Effect.exit(applyPass(storeId, options).pipe(Effect.provide(storeWarehouse(storeId))))
         if (Exit.isFailure(exit)) return yield* Effect.fail(new Error(`pass ${i + 1} ended: ${String(exit.cause)}`))

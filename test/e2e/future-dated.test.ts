@@ -25,7 +25,7 @@ describe("documents dated in the future", () => {
     await h.run(Effect.gen(function*() {
       const inbox = yield* Inbox
       yield* inbox.add({ storeId: STORE_ID, webhookId: "1", deliveryId: id, topic: "order.updated", body, digest: bodyDigest("order.updated", Buffer.from(body)) }, 1 << 30)
-      yield* applyPass(STORE_ID, { attempts: new Map(), count: () => Effect.void })
+      yield* applyPass(STORE_ID, { attempts: new Map(), count: () => Effect.void, unapplicable: () => Effect.void })
     }).pipe(Effect.provide(InboxLive)))
     return (await h.rows<{ state: string; reason: string | null }>("SELECT state, reason FROM sync.webhook_inbox WHERE delivery_id = $1", [id]))[0]
   }

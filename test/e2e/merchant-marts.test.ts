@@ -5,6 +5,7 @@ import { manualClock } from "../../src/simulator/store/index.js"
 import { call } from "../simulator/store/support.js"
 import { cents, COUNTED, fetchAll } from "../support/api.js"
 import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
+import { productSales } from "../support/product-sales.js"
 import { ms } from "../support/scenarios.js"
 
 type Doc = Record<string, any>
@@ -90,25 +91,7 @@ describe("the merchants' marts agree with the store's own documents", () => {
 
   it("daily_product_sales: per local day, currency, product and variation, units and line totals sold and refunded", async () => {
     const names = new Map((await fetchAll(h.sim.url, "/products")).map((p) => [p.id, p.name]))
-    const expected = new Map<string, { orders: Set<number>; quantity: number; gross: number; refundedQuantity: number; refunded: number }>()
-    const row = (day: string, currency: string, line: Doc) =>
-      tally(expected, `${day} ${currency} ${line.product_id} ${line.variation_id}`, () => ({ orders: new Set<number>(), quantity: 0, gross: 0, refundedQuantity: 0, refunded: 0 }))
-    const currencyOf = new Map(orders.map((o) => [o.id, o.currency]))
-    for (const o of orders) {
-      for (const line of o.line_items) {
-        const r = row(o.date_created.slice(0, 10), o.currency, line)
-        r.orders.add(o.id)
-        r.quantity += line.quantity
-        r.gross += cents(line.total)
-      }
-    }
-    for (const refund of refunds) {
-      for (const line of refund.line_items) {
-        const r = row(refund.date_created.slice(0, 10), currencyOf.get(refund.parent_id)!, line)
-        r.refundedQuantity -= line.quantity
-        r.refunded -= cents(line.total)
-      }
-    }
+    const expected = productSales(orders, refunds)
     expect([...expected.values()].some((r) => r.refundedQuantity > 0 && r.quantity === 0)).toBe(true)
     const actual = await h.rows<Doc>(
       `SELECT day::text || ' ' || currency || ' ' || product_id || ' ' || variation_id AS key, product_name, orders_count,

@@ -1,6 +1,7 @@
 // Rejected webhook deliveries are visible (issue 22, item 7), through a real `shopsync serve`: badly signed and
 // header-less deliveries are logged once a minute per cause (not once per delivery), naming the fix and never the
-// secret, a signature or the body, and the status page counts them per cause as /metrics does.
+// secret, a signature or the body, and the status page counts them per cause as /metrics does. Deliveries stored
+// that cannot be applied (an unknown topic) are logged by the same rule, and counted as failed.
 import { existsSync } from "node:fs"
 import { chromium } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -43,18 +44,30 @@ describe("rejected webhook deliveries under shopsync serve", () => {
     // Signed right, but no topic: another cause.
     statuses.push((await deliver(serve.hookUrl, BODY, { "x-wc-webhook-signature": signed(BODY, SECRET) })).status)
     expect(statuses).toEqual([401, 401, 401, 401, 401, 400])
+    // Signed right, stored, but of a topic shopsync does not apply: failed in the inbox (three bodies: a repeated one is a duplicate).
+    for (let i = 0; i < 3; i++) {
+      const coupon = JSON.stringify({ id: 5 + i, code: "x" })
+      const delivered = await deliver(serve.hookUrl, coupon, { ...headers(signed(coupon, SECRET)), "x-wc-webhook-topic": "coupon.updated" })
+      expect(delivered.status).toBe(200)
+    }
 
     const first = await eventually(async () => rejectionLines(serve.stderr(), "signature")[0], 5_000, "the first rejection's line")
     expect(first.message).toMatch(/^webhooks: 1 delivery rejected in the last minute: bad or missing signature \(401\); .*STORE_WEBHOOK_SECRET/)
     expect(rejectionLines(serve.stderr(), "headers")).toHaveLength(1)
+    const unapplicable = await eventually(async () => rejectionLines(serve.stderr(), "unapplicable")[0], 5_000, "the first unapplicable delivery's line")
+    expect(unapplicable.message).toMatch(/^webhooks: 1 delivery rejected in the last minute: stored, but not applicable .*\(last: delivery \d+ of store rej-t \(coupon\.updated\): topic coupon\.updated is not one shopsync applies/)
     await new Promise((resolve) => setTimeout(resolve, 2_000))
     expect(rejectionLines(serve.stderr(), "signature")).toHaveLength(1)
+    expect(rejectionLines(serve.stderr(), "unapplicable")).toHaveLength(1)
+    expect(serve.stderr()).not.toMatch(/webhooks: delivery \d+ \(coupon\.updated\) failed/)
 
     // The other four are said in one line once the minute has passed (the sweep runs every 5 s).
     const summed = await eventually(async () => rejectionLines(serve.stderr(), "signature")[1], 75_000, "the minute's summary")
     expect(summed.message).toMatch(/^webhooks: 4 deliveries rejected in the last minute: bad or missing signature \(401\)/)
     expect(summed.annotations["rejected"]).toBe(4)
     expect(rejectionLines(serve.stderr(), "signature")).toHaveLength(2)
+    const summedUnapplicable = await eventually(async () => rejectionLines(serve.stderr(), "unapplicable")[1], 10_000, "the unapplicable ones' summary")
+    expect(summedUnapplicable.annotations["rejected"]).toBe(2)
     for (const secret of [SECRET, WRONG, signed(BODY, WRONG), "BODY-MARKER-7f3a"]) expect(serve.stderr()).not.toContain(secret)
   }, 120_000)
 
@@ -64,7 +77,9 @@ describe("rejected webhook deliveries under shopsync serve", () => {
     expect(sample(metrics, "shopsync_webhook_rejections_total", `cause="signature"`)).toBe(5)
     expect(sample(metrics, "shopsync_webhook_rejections_total", `cause="headers"`)).toBe(1)
     expect(sample(metrics, "shopsync_webhook_rejections_total", `cause="too_large"`)).toBe(0)
-    expect(sample(metrics, "shopsync_webhook_deliveries_total", `outcome="rejected"`)).toBe(6)
+    // Rejected: the 6 refused and the 3 that failed; the refusals alone per cause (the failed ones are the inbox's).
+    expect(sample(metrics, "shopsync_webhook_deliveries_total", `outcome="rejected"`)).toBe(9)
+    expect(metrics).not.toContain(`cause="unapplicable"`)
 
     const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--no-first-run"] })
     try {
@@ -74,7 +89,7 @@ describe("rejected webhook deliveries under shopsync serve", () => {
         trs.map((tr) => ({ cause: tr.getAttribute("data-cause"), count: Number(tr.querySelector(".count")?.textContent) })))
       expect(rows).toEqual([{ cause: "signature", count: 5 }, { cause: "headers", count: 1 }])
       expect(await page.locator("#webhooks table.rejections").innerText()).toContain("STORE_WEBHOOK_SECRET")
-      expect(await page.locator(".cards").innerText()).toContain("0 applied, 0 failed, 6 rejected since start")
+      expect(await page.locator(".cards").innerText()).toContain("0 applied, 3 failed, 6 rejected since start")
     } finally {
       await browser.close()
     }

@@ -1,9 +1,10 @@
 // Rejected webhook deliveries are logged once a minute per cause (the first at once, the rest summed into the next
-// line), counted per store and cause, and the counts are the series /metrics exports. Time is the TestClock's.
+// line), counted per store and cause, and the counts are the series /metrics exports. Deliveries stored that cannot
+// be applied are logged by the same rule, counted by the inbox instead. Time is the TestClock's.
 import { it } from "@effect/vitest"
 import { Duration, Effect, Layer, Logger, Metric, TestClock } from "effect"
 import { describe, expect } from "vitest"
-import { webhookRejections, WebhookRejections, WebhookRejectionsLive } from "../../src/server/webhook-rejections.js"
+import { webhookRejections, WebhookRejections, WebhookRejectionsLive } from "../../src/webhooks/rejections.js"
 
 /** The layer with every log line's message collected into `lines`. */
 const collecting = (lines: Array<string>, tagStore: boolean) =>
@@ -38,6 +39,25 @@ describe("webhook rejections", () => {
       yield* rejections.record("signature", "shop", "a detail")
       expect(lines).toHaveLength(4)
       expect(lines[3]).toContain("1 delivery rejected in the last minute: bad or missing signature (401) (last: a detail); ")
+    }).pipe(Effect.provide(collecting(lines, false)))
+  })
+
+  it.scoped("logs deliveries that cannot be applied by the same rule, under their own cause, without counting them", () => {
+    const lines: Array<string> = []
+    return Effect.gen(function*() {
+      const rejections = yield* WebhookRejections
+      const series = Metric.tagged(webhookRejections, "cause", "unapplicable")
+      const before = (yield* Metric.value(series)).count
+      for (let i = 1; i <= 50; i++) yield* rejections.unapplicable(`delivery ${i} of store shop (coupon.updated): topic coupon.updated is not one shopsync applies`)
+      yield* rejections.record("signature", "shop")
+      expect(lines).toHaveLength(2)
+      expect(lines[0]).toMatch(/^webhooks: 1 delivery rejected in the last minute: stored, but not applicable .*\(last: delivery 1 of store shop \(coupon\.updated\): topic coupon\.updated is not one shopsync applies\); .*sync\.webhook_inbox/)
+      yield* tick(60)
+      expect(lines).toHaveLength(3)
+      expect(lines[2]).toMatch(/^webhooks: 49 deliveries rejected in the last minute: stored, but not applicable .*\(last: delivery 50 of store shop /)
+      // The inbox counts them (failed): neither the page's rejections nor /metrics' rejections_total do.
+      expect(yield* rejections.counts("shop")).toEqual([{ cause: "signature", count: 1 }])
+      expect((yield* Metric.value(series)).count).toBe(before)
     }).pipe(Effect.provide(collecting(lines, false)))
   })
 

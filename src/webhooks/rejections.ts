@@ -4,12 +4,17 @@ import { Clock, Context, Duration, Effect, Layer, Metric, Ref, Schedule, Schema 
  * Deliveries the webhook listener refuses, by cause: counted (`shopsync_webhook_rejections_total` on /metrics, and
  * the same tally on the status page) and logged at most once a minute per cause, naming the fix. A flood of badly
  * signed deliveries is one line a minute, not one per request; the log never holds a body, a secret or a store id
- * taken from the URL.
+ * taken from the URL. Deliveries stored but not applicable (the inbox worker's) are logged by the same rule under
+ * `unapplicable`; the inbox counts those (failed), so they are not counted here.
  */
 export const RejectionCause = Schema.Literal(
   "signature", "no_secret", "secret_unreadable", "wrong_url", "too_large", "headers", "busy", "inbox_full", "warehouse"
 )
 export type RejectionCause = typeof RejectionCause.Type
+
+/** A cause the log is rate-limited by: the listener's refusals, and deliveries stored that cannot be applied. */
+type LoggedCause = RejectionCause | "unapplicable"
+const LOGGED_CAUSES: ReadonlyArray<LoggedCause> = [...RejectionCause.literals, "unapplicable"]
 
 /** What each cause is, and what the operator can do about it. */
 export const REJECTIONS: Readonly<Record<RejectionCause, { readonly what: string; readonly fix: string }>> = {
@@ -54,6 +59,12 @@ export const REJECTIONS: Readonly<Record<RejectionCause, { readonly what: string
   }
 }
 
+const UNAPPLICABLE = {
+  what: "stored, but not applicable (an unknown topic, a body that does not fit)",
+  fix: "each stays failed in the inbox with its reason and is not tried again; the background sync reads what the store " +
+    "changed. Many mean the store sends what shopsync does not take: SELECT topic, reason FROM sync.webhook_inbox WHERE state = 'failed'"
+}
+
 export const webhookRejections = Metric.counter("shopsync_webhook_rejections_total", {
   description: "Webhook deliveries the listener refused since the process started, by cause",
   incremental: true
@@ -81,13 +92,17 @@ export class WebhookRejections extends Context.Tag("shopsync/WebhookRejections")
   readonly record: (cause: RejectionCause, storeId: string, detail?: string) => Effect.Effect<void>
   /** The causes the store's deliveries were refused for since the process started, with their counts. */
   readonly counts: (storeId: string) => Effect.Effect<ReadonlyArray<RejectedCount>>
+  /** Logs a delivery stored but not applicable (`detail`: which, and why) per WINDOW; the inbox counts it as failed. */
+  readonly unapplicable: (detail: string) => Effect.Effect<void>
 }>() {}
 
-const logLine = (cause: RejectionCause, count: number, detail: string | undefined) =>
-  Effect.logWarning(
-    `webhooks: ${count} ${count === 1 ? "delivery" : "deliveries"} rejected in the last minute: ${REJECTIONS[cause].what}` +
-      `${detail === undefined ? "" : ` (last: ${detail})`}; ${REJECTIONS[cause].fix}`
+const logLine = (cause: LoggedCause, count: number, detail: string | undefined) => {
+  const { what, fix } = cause === "unapplicable" ? UNAPPLICABLE : REJECTIONS[cause]
+  return Effect.logWarning(
+    `webhooks: ${count} ${count === 1 ? "delivery" : "deliveries"} rejected in the last minute: ${what}` +
+      `${detail === undefined ? "" : ` (last: ${detail})`}; ${fix}`
   ).pipe(Effect.annotateLogs({ cause, rejected: count }))
+}
 
 /**
  * The tally of one process. `tagStore`: a worker tags the counter with the store (several stores), `serve` does not
@@ -95,7 +110,7 @@ const logLine = (cause: RejectionCause, count: number, detail: string | undefine
  */
 export const WebhookRejectionsLive = (options: { readonly tagStore: boolean }) =>
   Layer.scoped(WebhookRejections, Effect.gen(function*() {
-    const tallies = yield* Ref.make(new Map<RejectionCause, Tally>())
+    const tallies = yield* Ref.make(new Map<LoggedCause, Tally>())
     const counts = yield* Ref.make(new Map<string, ReadonlyMap<RejectionCause, number>>())
     const series = (cause: RejectionCause, storeId: string) => {
       const byCause = Metric.tagged(webhookRejections, "cause", cause)
@@ -105,12 +120,19 @@ export const WebhookRejectionsLive = (options: { readonly tagStore: boolean }) =
     if (!options.tagStore) yield* Effect.forEach(RejectionCause.literals, (cause) => Metric.value(series(cause, "")), { discard: true })
 
     /** The tally to log for `cause` now (undefined: nothing, or its last line is under WINDOW old), counting `added` more. */
-    const due = (now: number, cause: RejectionCause, added: number, detail: string | undefined) =>
-      Ref.modify(tallies, (held): readonly [Tally | undefined, Map<RejectionCause, Tally>] => {
+    const due = (now: number, cause: LoggedCause, added: number, detail: string | undefined) =>
+      Ref.modify(tallies, (held): readonly [Tally | undefined, Map<LoggedCause, Tally>] => {
         const was = held.get(cause)
         const tally: Tally = { loggedAt: was?.loggedAt, unlogged: (was?.unlogged ?? 0) + added, detail: detail ?? was?.detail }
         const ready = tally.unlogged > 0 && (tally.loggedAt === undefined || now - tally.loggedAt >= Duration.toMillis(WINDOW))
         return ready ? [tally, new Map(held).set(cause, { loggedAt: now, unlogged: 0, detail: undefined })] : [undefined, added > 0 ? new Map(held).set(cause, tally) : held]
+      })
+
+    /** Logs `cause` now when its last line is a WINDOW old, else leaves it to the sweep. */
+    const log = (cause: LoggedCause, detail: string | undefined) =>
+      Effect.gen(function*() {
+        const ready = yield* due(yield* Clock.currentTimeMillis, cause, 1, detail)
+        if (ready !== undefined) yield* logLine(cause, ready.unlogged, ready.detail)
       })
 
     const record = (cause: RejectionCause, storeId: string, detail?: string) =>
@@ -120,13 +142,12 @@ export const WebhookRejectionsLive = (options: { readonly tagStore: boolean }) =
           const store = new Map(held.get(storeId) ?? [])
           return new Map(held).set(storeId, store.set(cause, (store.get(cause) ?? 0) + 1))
         })
-        const ready = yield* due(yield* Clock.currentTimeMillis, cause, 1, detail)
-        if (ready !== undefined) yield* logLine(cause, ready.unlogged, ready.detail)
+        yield* log(cause, detail)
       })
 
     const sweep = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
-      for (const cause of RejectionCause.literals) {
+      for (const cause of LOGGED_CAUSES) {
         const ready = yield* due(now, cause, 0, undefined)
         if (ready !== undefined) yield* logLine(cause, ready.unlogged, ready.detail)
       }
@@ -135,6 +156,7 @@ export const WebhookRejectionsLive = (options: { readonly tagStore: boolean }) =
 
     return WebhookRejections.of({
       record,
+      unapplicable: (detail) => log("unapplicable", detail),
       counts: (storeId) =>
         Effect.map(Ref.get(counts), (held) => RejectionCause.literals.flatMap((cause) => {
           const count = held.get(storeId)?.get(cause) ?? 0
