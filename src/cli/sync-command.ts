@@ -76,7 +76,8 @@ export const syncCommand = Command.make(
       "minus STORE_SETTLE_SECONDS, loads every page with its checkpoint in one transaction, marks deletions, " +
       "and refreshes the store's sales report for the days that changed; then refreshes the store's other resources " +
       `(${STREAMS.filter((name) => !CATALOGUE[name].sales).join(", ")}), ` +
-      "children for the parents that changed and all of them every SHOPSYNC_CHILDREN_FULL_PASS_HOURS (default 24). " +
+      "children for the parents that changed and all of them every SHOPSYNC_CHILDREN_FULL_PASS_HOURS (default 24), " +
+      "SHOPSYNC_CHILDREN_PASS_PERCENT (default 10) of them a run. " +
       "A stream the store does not serve (404 rest_no_route) or will not let this key read (401/403) is skipped with a " +
       "warning and tried again after SHOPSYNC_UNAVAILABLE_RECHECK_HOURS (default 24), or at once when named with --streams " +
       "(then it fails the run). `status` shows each stream's strategy. Exits at once if another run holds the lock. " +

@@ -135,6 +135,8 @@ export interface FullPassSettings {
   readonly customersFullScanHours: number
   /** SHOPSYNC_CHILDREN_FULL_PASS_HOURS: every parent's children (notes, downloads, variations, terms, zone methods). */
   readonly childrenFullPassHours: number
+  /** SHOPSYNC_CHILDREN_PASS_PERCENT: the share of a child stream's parents one run's full pass reads at most. */
+  readonly childrenPassPercent: number
   /** SHOPSYNC_UNAVAILABLE_RECHECK_HOURS: a stream the store does not serve is tried again after this long. */
   readonly unavailableRecheckHours: number
   /** SHOPSYNC_DELETIONS_HOURS: forced deletions (announced nowhere) are looked for by count comparison this often. */
@@ -162,6 +164,7 @@ const refreshHours = named("SHOPSYNC_REFRESH_HOURS", Config.string().pipe(
 export const fullPassConfig: Config.Config<FullPassSettings> = Config.all({
   customersFullScanHours: hours("SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS", 24),
   childrenFullPassHours: hours("SHOPSYNC_CHILDREN_FULL_PASS_HOURS", 24),
+  childrenPassPercent: wholeNumber("SHOPSYNC_CHILDREN_PASS_PERCENT", 10, { min: 1, max: 100, why: "100: a whole pass in one run" }),
   unavailableRecheckHours: hours("SHOPSYNC_UNAVAILABLE_RECHECK_HOURS", 24),
   deletionsHours: hours("SHOPSYNC_DELETIONS_HOURS", 0),
   verifyHours: hours("SHOPSYNC_VERIFY_HOURS", 24),

@@ -38,6 +38,8 @@ export interface SyncRequest {
   readonly customersFullScanHours: number
   /** Hours between full passes over every parent of a child stream (variations, notes, terms, …); 0: every run. */
   readonly childrenFullPassHours: number
+  /** The share of a child stream's parents one run's full pass reads at most (SHOPSYNC_CHILDREN_PASS_PERCENT). */
+  readonly childrenPassPercent: number
   /** Hours before a stream found unavailable is tried again. */
   readonly unavailableRecheckHours: number
   /** Hours between two looks for forced deletions (0: every run; a backfill always looks). */
@@ -58,6 +60,8 @@ export interface RunContext {
   readonly progress: ProgressSink
   /** Hours between full passes over every parent of a child stream (SHOPSYNC_CHILDREN_FULL_PASS_HOURS); 0: every run. */
   readonly childrenFullPassHours: number
+  /** The share of its parents a child stream's full pass reads in one run (SHOPSYNC_CHILDREN_PASS_PERCENT). */
+  readonly childrenPassPercent: number
   /** Hours between full customer scans (SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS); 0: every run. */
   readonly customersFullScanHours: number
   /** Hours between two looks for forced deletions (SHOPSYNC_DELETIONS_HOURS); 0: every run. */

@@ -104,6 +104,7 @@ const runLocked = (request: SyncRequest, locks: RunLocks) =>
       upper,
       progress: yield* Progress,
       childrenFullPassHours: request.childrenFullPassHours,
+      childrenPassPercent: request.childrenPassPercent,
       customersFullScanHours: request.customersFullScanHours,
       deletionsHours: request.deletionsHours
     }

@@ -16,6 +16,8 @@ export interface PassToRun {
   readonly startedAt: number
   /** Resume after this parent key; undefined: from the first. */
   readonly after: string | undefined
+  /** No pass of the stream has ended yet: no parent's children were read before it. */
+  readonly first: boolean
 }
 
 export const Unavailable = Schema.Struct({ reason: Schema.String, checkedAt: Schema.Number })
@@ -152,11 +154,13 @@ export const makeSyncState = (storeId: string) =>
             ON CONFLICT (store_id, stream) DO UPDATE SET details = (s.details - 'unavailable') || EXCLUDED.details, updated_at = now()`.pipe(
           Effect.asVoid)),
       passToRun: (stream, hours, upper) =>
-        Effect.map(read(stream), (state) =>
-          Option.orElse(
-            Option.map(Schema.decodeUnknownOption(PassProgress)(state.details["pass"]), (p): PassToRun => p),
-            () => (passDue(state, hours, upper) ? Option.some<PassToRun>({ startedAt: upper, after: undefined }) : Option.none())
-          )),
+        Effect.map(read(stream), (state) => {
+          const first = state.details["lastFullPass"] === undefined
+          return Option.orElse(
+            Option.map(Schema.decodeUnknownOption(PassProgress)(state.details["pass"]), (p): PassToRun => ({ ...p, first })),
+            () => (passDue(state, hours, upper) ? Option.some<PassToRun>({ startedAt: upper, after: undefined, first }) : Option.none())
+          )
+        }),
       savePassProgress: (stream, progress) => mergeDetails(stream, { pass: progress }),
       reportDaysPending: sql`SELECT day::text AS day FROM sync.report_days WHERE store_id = ${storeId} ORDER BY day`.pipe(
         Effect.flatMap(Schema.decodeUnknown(Schema.Array(Schema.Struct({ day: Schema.String })))),

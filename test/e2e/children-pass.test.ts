@@ -57,3 +57,44 @@ describe("a children pass", () => {
     }
   })
 })
+
+describe("a children pass in shares (SHOPSYNC_CHILDREN_PASS_PERCENT)", () => {
+  const clock = manualClock(Date.parse("2026-07-01T12:00:00Z"))
+  let h: Harness
+  beforeAll(async () => {
+    h = await makeHarness({ clock, data: { seed: 19, orders: 400, start: "2026-04-01", days: 30 } })
+  })
+  afterAll(() => h.close())
+
+  const storeNotes = () => h.sim.state.orders.reduce((n, o) => n + h.sim.state.notes.of(o.id).length, 0)
+  const heldNotes = async () =>
+    (await h.rows<{ n: number }>("SELECT count(*)::int AS n FROM store.order_notes WHERE store_id = $1 AND deleted_at IS NULL", [STORE_ID]))[0]!.n
+  const sync = () => h.sync({ streams: ["orders", "order_notes"], childrenFullPassHours: 24, childrenPassPercent: 10 })
+
+  it("reads a tenth of the orders' notes a run, the first sync included, and is whole after ten runs", async () => {
+    const perRun: number[] = []
+    for (let run = 1; run <= 10; run++) {
+      const before = notesRequests(h)
+      await sync()
+      perRun.push(notesRequests(h) - before)
+      clock.advance(60_000)
+    }
+    // 400 orders: 40 a run (the share), never the 400 a first sync read before.
+    expect(perRun).toEqual(Array.from({ length: 10 }, () => 40))
+    expect(await heldNotes()).toBe(storeNotes())
+    const [done] = await h.rows<{ last: string | null }>("SELECT details->>'lastFullPass' AS last FROM sync.state WHERE stream = 'order_notes'")
+    expect(done!.last).not.toBeNull()
+  })
+
+  it("once a pass has ended, an order that changes has its notes read at once, while the next pass goes on in shares", async () => {
+    clock.advance(25 * 3600_000)
+    const order = h.sim.state.orders.at(-1)!
+    h.sim.state.updateOrder(order.id, { status: order.status === "completed" ? "processing" : "completed" })
+    clock.advance(60_000)
+    const before = notesRequests(h)
+    await sync()
+    // The new pass's first 40 orders, and the changed one (the last by id: not among them).
+    expect(notesRequests(h) - before).toBe(41)
+    expect(await heldNotes()).toBe(storeNotes())
+  })
+})

@@ -20,9 +20,10 @@ const until = async (check: () => Promise<boolean> | boolean, what: string, seco
 }
 
 /** The backends holding an advisory lock in the harness's database: the run's lock sessions. */
+/** The sessions holding a run's locks (two-key advisory locks), not a page's per-document merge locks (one 64-bit key). */
 const lockHolders = (h: Harness) =>
   h.rows<{ pid: number }>(
-    `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted
+    `SELECT DISTINCT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2
        AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY pid`
   ).then((rows) => rows.map((r) => r.pid))
 

@@ -50,6 +50,8 @@ interface SyncOptions {
   childrenFullPassHours?: number
   /** As if the streams were named with --streams (default: when `streams` is given): they run whether due or not, and one the store does not serve fails. */
   named?: boolean
+  /** SHOPSYNC_CHILDREN_PASS_PERCENT; default 100 (a whole pass in one run; production's is 10). */
+  childrenPassPercent?: number
   /** SHOPSYNC_UNAVAILABLE_RECHECK_HOURS; default 24. */
   unavailableRecheckHours?: number
   /** SHOPSYNC_DELETIONS_HOURS; default 0 (every run), as in production. */
@@ -76,6 +78,7 @@ export const syncRequest = (options: SyncOptions = {}): SyncRequest => ({
     refreshHours: options.refreshHours ?? {},
     customersFullScanHours: options.customersFullScanHours ?? 0,
     childrenFullPassHours: options.childrenFullPassHours ?? 24,
+    childrenPassPercent: options.childrenPassPercent ?? 100,
     ...(options.verifyHours === undefined ? {} : { verifyHours: options.verifyHours })
 })
 

@@ -126,6 +126,13 @@ const byKey = (a: string, b: string) => {
  * not touch its order, a term not its attribute). A full pass checkpoints each batch of parents with its rows,
  * so a pass that stops resumes after the last parent it stored. Children of parents that are gone are marked deleted.
  */
+/** A pass reads at least this many parents a run, so a small store's pass ends in one run. */
+const PASS_SHARE_FLOOR = 25
+
+/** The parents of `parents` one run of a full pass reads at most: `percent` of them (SHOPSYNC_CHILDREN_PASS_PERCENT). */
+export const passShare = (parents: number, percent: number) =>
+  percent >= 100 ? parents : Math.max(PASS_SHARE_FLOOR, Math.ceil((parents * percent) / 100))
+
 export const children = (
   name: ResourceName,
   parents: Effect.Effect<ReadonlyArray<string>, StreamError, StreamNeeds>
@@ -135,18 +142,21 @@ export const children = (
     const state = yield* SyncState
     const pass = yield* state.passToRun(name, ctx.childrenFullPassHours, ctx.upper)
     const rest = Option.match(pass, { onNone: () => [], onSome: ({ after }) => (after === undefined ? live : live.filter((key) => byKey(key, after) > 0)) })
-    // The parents that changed, but those the pass reads anyway.
-    const skip = new Set(rest)
+    // A run reads at most its share of the pass (one request or more per parent); the next runs go on from there.
+    const thisRun = rest.slice(0, passShare(live.length, ctx.childrenPassPercent))
+    // The parents that changed, but those the pass reads anyway. On a stream's first pass, those it has not reached
+    // yet too: they were never read (on a first sync, every parent changed), so they wait for it rather than undo its share.
+    const skip = new Set(Option.isSome(pass) && pass.value.first ? rest : thisRun)
     const liveSet = new Set(live)
     const scopes = [...new Set([...(yield* changed)].map(String))].filter((key) => liveSet.has(key) && !skip.has(key))
     // Progress in parents read: one request or more each, the longest part of a first sync.
-    const parentsRead = (count: number) => ctx.progress.page(name, count, scopes.length + (Option.isSome(pass) ? rest.length : 0))
+    const parentsRead = (count: number) => ctx.progress.page(name, count, scopes.length + thisRun.length)
     const recent = yield* refreshScopes(spec[name], scopes, undefined, parentsRead)
     const full = Option.isSome(pass)
-      ? yield* refreshScopes(spec[name], rest, (batch) => state.savePassProgress(name, { startedAt: pass.value.startedAt, after: batch[batch.length - 1]! }), parentsRead)
+      ? yield* refreshScopes(spec[name], thisRun, (batch) => state.savePassProgress(name, { startedAt: pass.value.startedAt, after: batch[batch.length - 1]! }), parentsRead)
       : { written: 0, deleted: 0, changed: [] }
     const orphans = yield* retireOrphans(spec[name], live)
-    if (Option.isSome(pass)) yield* state.fullPassDone(name, pass.value.startedAt)
+    if (Option.isSome(pass) && thisRun.length === rest.length) yield* state.fullPassDone(name, pass.value.startedAt)
     return { rows: recent.written + full.written, deleted: recent.deleted + full.deleted + orphans }
   })
 

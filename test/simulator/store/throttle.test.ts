@@ -73,7 +73,8 @@ describe("store simulator: rate limit and load", () => {
     const aloneMs = performance.now() - started
     expect(alone[0]!.status).toBe(200)
     expect(aloneMs).toBeGreaterThanOrEqual(39)
-    expect(aloneMs).toBeLessThan(190)
+    // That it was charged the base alone is in inFlightAtArrival below (1 in flight): an upper bound on wall time
+    // would measure the machine's load, not the simulator.
     const t0 = performance.now()
     await burstOf(4)
     // The fourth arrival found three others: 40 + 2 × 150 ms.
