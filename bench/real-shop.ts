@@ -26,6 +26,8 @@ export interface RealShopRun {
   readonly seconds: number
   /** Requests by route (ids replaced by `<id>`), most first. */
   readonly routes: Readonly<Record<string, number>>
+  /** The order listings' queries (credentials left out by the shop's log), to see what each page was for. */
+  readonly orderListings: ReadonlyArray<string>
 }
 
 export interface RealShopFigures {
@@ -48,9 +50,12 @@ const tally = (lines: ReadonlyArray<Served>, seconds: number): RealShopRun => {
   }
   const sales = lines.filter((l) => SALES.test(l.route)).length
   const children = lines.filter((l) => CHILDREN.test(l.route)).length
+  const query = (params: Record<string, unknown>) =>
+    ["status", "page", "per_page", "modified_after", "modified_before", "orderby", "_fields"].filter((k) => params[k] !== undefined).map((k) => `${k}=${String(params[k])}`).join("&")
   return {
     requests: lines.length, sales, children, other: lines.length - sales - children, seconds,
-    routes: Object.fromEntries(Object.entries(routes).sort((a, b) => b[1] - a[1]))
+    routes: Object.fromEntries(Object.entries(routes).sort((a, b) => b[1] - a[1])),
+    orderListings: lines.filter((l) => l.route === "/wc/v3/orders").map((l) => query(l.params))
   }
 }
 
@@ -93,4 +98,5 @@ export const reportRealShop = (f: RealShopFigures | undefined) => {
   console.log(`  sales listings per 100 orders: ${f.salesPer100Orders} (target ≤ 1.2: ${f.salesPer100Orders <= 1.2 ? "met" : "not met"})`)
   console.log(`  children requests per order: ${f.childrenPerOrder} (target ≤ 0.1: ${f.childrenPerOrder <= 0.1 ? "met" : "not met"})`)
   console.log(`  routes of the first sync: ${Object.entries(f.first.routes).slice(0, 12).map(([r, n]) => `${r} ${n}`).join(", ")}`)
+  console.log(`  its order listings:\n${f.first.orderListings.map((q) => `    ${q}`).join("\n")}`)
 }
