@@ -203,26 +203,18 @@ const main = async () => {
       return m.seconds
     })
   }
-  if (only === "real-shop") {
+  /** A phase alone (--only): its figures printed and merged into the last full run's, the warehouse cleaned up after. */
+  const runAlone = async <A>(key: string, run: () => Promise<A>, report: (figures: A) => void) => {
     try {
-      const realShop = await runRealShop()
-      reportRealShop(realShop)
-      saveResult({ realShop }, true)
+      const figures = await run()
+      report(figures)
+      saveResult({ [key]: figures }, true)
     } finally {
       await cleanup()
     }
-    return
   }
-  if (only === "workers") {
-    try {
-      const workers = await runWorkers()
-      reportWorkers(workers)
-      saveResult({ workers }, true)
-    } finally {
-      await cleanup()
-    }
-    return
-  }
+  if (only === "real-shop") return runAlone("realShop", runRealShop, reportRealShop)
+  if (only === "workers") return runAlone("workers", runWorkers, reportWorkers)
 
   console.error(`starting simulators: ${orders} orders; ${latencyOrders} with 250 ms latency`)
   const [sim, slowSim] = await Promise.all([
