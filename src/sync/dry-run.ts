@@ -20,15 +20,16 @@ export interface DryRunStream {
 
 interface Walked {
   readonly path: string
+  readonly kind: Listing["kind"]
   readonly field: Listing["field"]
   readonly listings: ReadonlyArray<{ readonly stream: string; readonly params: Readonly<Record<string, string>> }>
 }
 
 /** The streams a sync walks by a date cursor, each listing with its own cursor in sync.state. */
 const WALKED: Partial<Record<StreamName, Walked>> = {
-  orders: { path: "/orders", field: "modified", listings: ORDER_LISTINGS },
-  refunds: { path: "/refunds", field: "created", listings: [{ stream: "refunds", params: {} }] },
-  products: { path: "/products", field: "modified", listings: PRODUCT_LISTINGS }
+  orders: { path: "/orders", kind: "orders", field: "modified", listings: ORDER_LISTINGS },
+  refunds: { path: "/refunds", kind: "refunds", field: "created", listings: [{ stream: "refunds", params: {} }] },
+  products: { path: "/products", kind: "products", field: "modified", listings: PRODUCT_LISTINGS }
 }
 
 const cursorText = (at: number | undefined) => (at === undefined ? "none (first sync: every document)" : `${new Date(at * 1000).toISOString()}`)
@@ -38,7 +39,7 @@ const listed = (walk: Walked, listing: Walked["listings"][number], upper: number
   Effect.gen(function*() {
     const [store, state] = yield* Effect.all([StoreClient, SyncState])
     const cursor = (yield* state.read(listing.stream)).cursor
-    const spec: Listing = { path: walk.path, params: listing.params, field: walk.field, kind: "orders" }
+    const spec: Listing = { path: walk.path, params: listing.params, field: walk.field, kind: walk.kind }
     const page = yield* store.list(walk.path, rangeParams(spec, store, cursor, upper, { size: 1, number: 1 }), Schema.Unknown)
     return { at: cursor?.at, documents: page.total }
   })

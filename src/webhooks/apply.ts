@@ -136,7 +136,7 @@ const remove = (storeId: string, resource: keyof typeof KINDS, doc: unknown) =>
   Effect.gen(function*() {
     const id = Number((doc as { id?: unknown } | null)?.id)
     if (!Number.isInteger(id) || id <= 0) return failed("the body has no id")
-    return yield* fromStore(storeId, resource, id, markDeleted(resource, KINDS[resource].table, id))
+    return yield* fromStore(storeId, resource, id, markDeleted(resource, id))
   })
 
 /**
@@ -163,10 +163,10 @@ export const fromStore = <R>(storeId: string, resource: keyof typeof KINDS, id: 
   })
 
 /** The store no longer has it (404): its row is marked deleted, an order's refunds with it. */
-export const markDeleted = (resource: keyof typeof KINDS, table: Table, id: number) =>
+export const markDeleted = (resource: keyof typeof KINDS, id: number) =>
   Effect.gen(function*() {
     const live = yield* LiveRows
-    yield* live.markDeleted(table, [id])
+    yield* live.markDeleted(KINDS[resource].table, [id])
     if (resource === "order") yield* live.markMissingChildren("refunds", id, [])
     return applied(resource !== "product")
   })

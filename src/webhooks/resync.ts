@@ -16,8 +16,6 @@ export interface Resynced {
   readonly gone: boolean
 }
 
-const TABLES = { order: "orders", customer: "customers", product: "products" } as const
-
 const OrderOf = Schema.Array(Schema.Struct({ order_id: Schema.NumberFromString }))
 
 /** The order a refund belongs to, as the warehouse holds it. */
@@ -35,7 +33,7 @@ const reread = (storeId: string, resource: DocumentResource, id: number) =>
     let gone = false
     const applied = yield* fromStore(storeId, resource, id, Effect.suspend(() => {
       gone = true
-      return markDeleted(resource, TABLES[resource], id)
+      return markDeleted(resource, id)
     }))
     if (resource === "order" && !gone && applied.outcome.state !== "failed") {
       yield* replaceChildren({ parentId: id, path: `/orders/${id}/refunds`, kind: "refunds", schema: Refund })
