@@ -39,7 +39,7 @@ export interface RealShopFigures {
   readonly childrenPerOrder: number
 }
 
-const served = (store: RealStore): ReadonlyArray<Served> =>
+export const served = (store: RealStore): ReadonlyArray<Served> =>
   fs.readFileSync(path.join(store.dir, "rest.log"), "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Served)
 
 const tally = (lines: ReadonlyArray<Served>, seconds: number): RealShopRun => {

@@ -41,6 +41,7 @@ import { cpuFigures, cpuTargetRows, type GrowthRun } from "./cpu.js"
 import { freshness, reportFreshness } from "./freshness.js"
 import { rateBench, reportRate } from "./rate.js"
 import { realShopBench, reportRealShop } from "./real-shop.js"
+import { type Cli, realShopExactBench, reportRealShopExact } from "./real-shop-exact.js"
 import { startSimulator as startStoreProcess } from "./simulator.js"
 import { workersBench } from "./workers.js"
 import { reportWorkers } from "./workers-report.js"
@@ -54,7 +55,7 @@ const arg = (name: string, fallback: number) => {
 const quick = flag("quick")
 const optionalArg = (name: string) => (process.argv.includes(`--${name}`) ? arg(name, NaN) : undefined)
 /** The phases that run alone with --only. */
-const PHASES = ["workers", "real-shop"]
+const PHASES = ["workers", "real-shop", "real-shop-exact"]
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined
 const orders = arg("orders", quick ? 3_000 : 100_000)
 const products = arg("products", quick ? 60 : 2_000)
@@ -130,6 +131,17 @@ const measure = (command: ReadonlyArray<string>, watched: Watched, env: Record<s
 
 const shopsync = (args: ReadonlyArray<string>) => [process.execPath, path.join(root, "dist/bin/shopsync.js"), ...args]
 
+/** The CLI against `databaseUrl`, answering its wall seconds and exit code (the caller judges it), stderr's tail kept. */
+const cliOn = (databaseUrl: string): Cli => (args, env) =>
+  new Promise((resolve) => {
+    const started = performance.now()
+    const [node, ...rest] = shopsync(args)
+    const child = spawn(node!, rest, { cwd: root, env: { ...process.env, SHOPSYNC_CONFIG: "/dev/null", DATABASE_URL: databaseUrl, ...env }, stdio: ["ignore", "ignore", "pipe"] })
+    let stderr = ""
+    child.stderr.on("data", (d) => (stderr = (stderr + String(d)).slice(-4000)))
+    child.on("close", (code) => resolve({ seconds: (performance.now() - started) / 1000, code: code ?? -1, stderr }))
+  })
+
 const startSimulator = (storeOrders: number, faults?: string) =>
   startStoreProcess(root, { orders: storeOrders, products, extra: faults ? ["--faults", faults] : [] })
 
@@ -203,6 +215,18 @@ const main = async () => {
       return m.seconds
     })
   }
+  /** Issue 19's figures on the real shop: first syncs, days exact after changes, a no-change sync, a reconciliation. */
+  const runRealShopExact = async () => {
+    const url = await freshDatabase("real_shop_exact")
+    const db = new pg.Client({ connectionString: url })
+    await db.connect()
+    try {
+      const rows = async <T,>(text: string, params: unknown[] = []) => (await db.query(text, params)).rows as T[]
+      return await realShopExactBench(cliOn(url), rows, optionalArg("first-syncs") ?? 5)
+    } finally {
+      await db.end()
+    }
+  }
   /** A phase alone (--only): its figures printed and merged into the last full run's, the warehouse cleaned up after. */
   const runAlone = async <A>(key: string, run: () => Promise<A>, report: (figures: A) => void) => {
     try {
@@ -214,6 +238,7 @@ const main = async () => {
     }
   }
   if (only === "real-shop") return runAlone("realShop", runRealShop, reportRealShop)
+  if (only === "real-shop-exact") return runAlone("realShopExact", runRealShopExact, reportRealShopExact)
   if (only === "workers") return runAlone("workers", runWorkers, reportWorkers)
 
   console.error(`starting simulators: ${orders} orders; ${latencyOrders} with 250 ms latency`)

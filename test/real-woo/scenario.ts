@@ -3,7 +3,8 @@ import { runVerify } from "../../src/sync/reconcile/verify.js"
 import { RESOURCES } from "../../src/sync/reconcile/resources.js"
 import { makeStoreHarness, STORE_ID, type WarehouseHarness } from "../support/harness.js"
 import { type RealStore, realWooMissing, startRealStore } from "../support/real-woo.js"
-import { busyShop, changeShop, expectedNetSales, seedShop, type ShopOrder, snapshotShop } from "./shop.js"
+import { describeDifference, difference, EXACT } from "./compare.js"
+import { busyShop, changeShop, expectedNetSales, seedShop, snapshotShop } from "./shop.js"
 
 /**
  * 420 orders over 60 store-local days around the end of summer time in Europe/Paris (2026-10-25), then two bulk
@@ -25,47 +26,12 @@ const SYNC = { deletionsHours: 0, customersFullScanHours: 24, verifyHours: 24 }
  */
 const settled = () => new Promise((resolve) => setTimeout(resolve, 3_000))
 
-interface Difference {
-  readonly ordersMissing: ReadonlyArray<number>
-  readonly ordersExtra: ReadonlyArray<number>
-  readonly refundsMissing: ReadonlyArray<number>
-  readonly refundsExtra: ReadonlyArray<number>
-  readonly daysWrong: ReadonlyArray<string>
-}
-
-const ids = async (h: WarehouseHarness, table: string) =>
-  (await h.rows<{ id: number }>(`SELECT id FROM ${table} WHERE store_id = $1 AND deleted_at IS NULL ORDER BY id`, [STORE_ID])).map((r) => Number(r.id))
-
-const without = (a: ReadonlyArray<number>, b: ReadonlyArray<number>) => {
-  const other = new Set(b)
-  return a.filter((x) => !other.has(x))
-}
-
-/** The warehouse against the shop's own data: ids of orders (trash included) and refunds, and the daily figures. */
-const difference = async (h: WarehouseHarness, shop: ReadonlyArray<ShopOrder>): Promise<Difference> => {
-  const shopOrders = shop.map((o) => o.id)
-  const shopRefunds = shop.flatMap((o) => o.refunds.map((r) => r.id))
-  const [orders, refunds] = [await ids(h, "store.orders"), await ids(h, "store.refunds")]
-  const expected = new Map(expectedNetSales(shop).map((r) => [`${r.day} ${r.currency}`, JSON.stringify(r)]))
-  const actual = new Map((await h.netSales()).map((r) => [`${r["day"]} ${r["currency"]}`, JSON.stringify(r)]))
-  const days = [...new Set([...expected.keys(), ...actual.keys()])].sort()
-  return {
-    ordersMissing: without(shopOrders, orders),
-    ordersExtra: without(orders, shopOrders),
-    refundsMissing: without(shopRefunds, refunds),
-    refundsExtra: without(refunds, shopRefunds),
-    daysWrong: days.filter((d) => expected.get(d) !== actual.get(d))
-  }
-}
-
 /** Asserts the warehouse is exact, after printing one line of what differs (the figures a failure is about). */
 const expectExact = async (h: WarehouseHarness, store: RealStore, label: string, seed: number) => {
   const shop = await snapshotShop(store)
-  const diff = await difference(h, shop)
-  console.info(`real-woo ${label} (seed ${seed}): shop ${shop.length} orders; missing ${diff.ordersMissing.length} orders, ` +
-    `${diff.refundsMissing.length} refunds; extra ${diff.ordersExtra.length} orders, ${diff.refundsExtra.length} refunds; ` +
-    `${diff.daysWrong.length} (day, currency) rows wrong`)
-  expect(diff).toEqual({ ordersMissing: [], ordersExtra: [], refundsMissing: [], refundsExtra: [], daysWrong: [] })
+  const diff = await difference(h.rows, STORE_ID, shop)
+  console.info(`real-woo ${label} (seed ${seed}): ${describeDifference(shop, diff)}`)
+  expect(diff).toEqual(EXACT)
   expect(await h.netSales()).toEqual(expectedNetSales(shop))
 }
 

@@ -13,6 +13,7 @@ import { storeWarehouse } from "../../src/jobs/layers.js"
 import { pgLayer } from "../../src/warehouse/database.js"
 import { migrate } from "../../src/warehouse/migrate.js"
 import { freshDatabase, sqlRows } from "./database.js"
+import { netSalesOf } from "./net-sales.js"
 
 export const STORE_ID = "test"
 
@@ -146,13 +147,7 @@ const connectHarness = async (settings: StoreSettings, policy: RetryPolicy | und
     dbUrl: db.url,
     sync: (options = {}) => runPromiseSync(runtime, options),
     rows,
-    netSales: async () =>
-      (await rows<Record<string, string | number>>(
-        `SELECT day::text AS day, currency, orders_count, to_char(gross_sales, 'FM999999999990.00') AS gross_sales,
-                to_char(refunds, 'FM999999999990.00') AS refunds, to_char(net_sales, 'FM999999999990.00') AS net_sales
-         FROM analytics.daily_net_sales WHERE store_id = $1 ORDER BY day, currency`,
-        [STORE_ID]
-      )),
+    netSales: () => netSalesOf(rows, STORE_ID),
     requests: () => runtime.runPromise(Effect.flatMap(StoreClient, (s) => s.requestCount)),
     run: (effect) => runtime.runPromise(effect),
     status: () => runtime.runPromise(Effect.flatMap(SyncState, (s) => s.status({}))),
