@@ -68,3 +68,37 @@ describe("the cost of staying current", () => {
     expect(await h.netSales()).toEqual(h.expectedNetSales())
   })
 })
+
+describe("a first sync", () => {
+  const clock = manualClock(ms("2026-07-01T12:00:00Z"))
+  let h: Harness
+  beforeAll(async () => {
+    h = await makeHarness({ clock, data: { seed: 5, orders: 300, start: "2026-04-01", days: 30 } })
+  })
+  afterAll(() => h.close())
+
+  /** Requests for a listing's newest row (order=desc, one row): what a head costs. */
+  const heads = () => h.sim.requests.filter((r) => {
+    const q = new URL(r.url, "http://x").searchParams
+    return q.get("order") === "desc" && q.get("per_page") === "1"
+  }).length
+
+  it("asks no listing for its head (a walk from nothing counts the same rows on its first page), and later syncs settle deletions with the heads", async () => {
+    await h.sync(plain)
+    expect(heads()).toBe(0)
+    expect(await h.netSales()).toEqual(h.expectedNetSales())
+
+    const gone = h.sim.state.orders.find((o) => o.status === "completed")!
+    h.sim.state.forceDeleteOrder(gone.id)
+    clock.advance(5 * MINUTE)
+    const before = await h.requests()
+    await h.sync(plain)
+    // Orders, their trash, refunds, products; the products' trash is empty, so it has no cursor and is walked (one
+    // empty page) instead.
+    expect(h.sim.state.products.filter((p) => p.status === "trash")).toEqual([])
+    expect(heads()).toBe(4)
+    // Beyond the clock, the heads, the empty walk and the newest customers: the orders' count differs, so the check asks.
+    expect((await h.requests()) - before).toBeGreaterThan(7)
+    expect(await h.netSales()).toEqual(h.expectedNetSales())
+  })
+})

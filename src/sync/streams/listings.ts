@@ -50,9 +50,18 @@ export const walkListings = <A extends Doc>(ctx: RunContext, spec: Listings<A>, 
         continue
       }
       const head = yield* headPastCursor({ ...walk, field: spec.field }, listing.stream, ctx.upper)
-      total = head === undefined || total === undefined ? undefined : total + head.total
-      if (head?.fresh === false) continue
-      rows += yield* walkStream({ ...walk, field: spec.field }, { stream: listing.stream, upper: ctx.upper, onPage })
+      if (typeof head === "object" && !head.fresh) {
+        total = plus(total, head.total)
+        continue
+      }
+      // A listing never walked is not asked for its head: its walk's first page counts the same rows.
+      let first: number | undefined
+      const counting = (page: WalkPage<A>) => Effect.suspend(() => {
+        first ??= page.total
+        return onPage(page)
+      })
+      rows += yield* walkStream({ ...walk, field: spec.field }, { stream: listing.stream, upper: ctx.upper, onPage: head === "unwalked" ? counting : onPage })
+      total = plus(total, head === "unwalked" ? (first ?? 0) : head?.total)
     }
     const [sql, loader] = yield* Effect.all([SqlClient.SqlClient, Loader])
     const landed = yield* retryQuarantined(spec.kind, spec.schema, (page) => sql.withTransaction(loader.load({ kind: spec.kind, ...page })), held)
@@ -60,11 +69,18 @@ export const walkListings = <A extends Doc>(ctx: RunContext, spec: Listings<A>, 
     return { rows: rows + landed.length, total } satisfies Walked
   })
 
-/** The head of a listing whose walk would start from one cursor (no slices pending), and whether it holds rows past it. */
+/** A sum that is unknown once one of its parts is. */
+const plus = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? undefined : a + b)
+
+/**
+ * The head of a listing whose walk would start from one cursor (no slices pending), and whether it holds rows past
+ * it; "unwalked" for a listing without a cursor, which a walk reads from its start anyway.
+ */
 const headPastCursor = (spec: Listing, stream: string, upper: number) =>
   Effect.gen(function*() {
     const state = yield* Effect.flatMap(SyncState, (s) => s.read(stream))
     if (state.details.slices !== undefined) return undefined
+    if (state.cursor === null) return "unwalked" as const
     const head = yield* listingHead(spec, upper)
     return { total: head.total, fresh: head.newest !== null && head.newest > (wholeSecond(state.cursor) ?? Number.NEGATIVE_INFINITY) }
   })
