@@ -110,6 +110,8 @@ type Step =
     readonly pageNo: number
     readonly firstTotal: number | undefined
     readonly stable: boolean
+    /** The ids this pass leaves out of its requests (`exclude`): those loaded when it began, if a page holds them. */
+    readonly exclude: ReadonlyArray<number> | undefined
   }
 
 const SECOND_PASSES = 5
@@ -200,11 +202,18 @@ const readRange = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range,
     const crowded = Math.min(...seconds) === last
     return Effect.succeed(next([read], Option.some(
       crowded
-        ? { tag: "second", cursor, seen, pass: 1, pageNo: 1, firstTotal: undefined, stable: true }
+        ? { tag: "second", cursor, seen, pass: 1, pageNo: 1, firstTotal: undefined, stable: true, exclude: excluding(seen, store.perPage) }
         : { tag: "range", cursor, seen }
     )))
   })
 }
+
+/**
+ * The ids a pass over a crowded second asks the store to leave out: the rows of it already loaded, so the pass
+ * reads only the rest (a bulk edit of 150 orders costs one request by id after the page that met it, not two).
+ * More than a page's worth would make long URLs for little: the pass then reads the second whole and skips them.
+ */
+const excluding = (seen: Seen, max: number) => (seen.ids.size > 0 && seen.ids.size <= max ? [...seen.ids].sort((a, b) => a - b) : undefined)
 
 /**
  * Reads every row of one second, ordered by id, skipping the rows this walk already loaded. Rows only ever leave
@@ -224,7 +233,8 @@ const readSecond = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range
       orderby: "id",
       order: "asc",
       per_page: store.perPage,
-      page: step.pageNo
+      page: step.pageNo,
+      ...(step.exclude === undefined ? {} : { exclude: step.exclude.join(",") })
     }, Schema.Unknown)
     const firstTotal = step.firstTotal ?? page.total
     const stable = step.stable && page.total === firstTotal
@@ -236,7 +246,7 @@ const readSecond = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range
     if (page.items.length === store.perPage) return next([read], Option.some({ ...step, seen, pageNo: step.pageNo + 1, firstTotal, stable }))
     if (!stable && step.pass < SECOND_PASSES) {
       yield* Effect.logInfo(`${spec.path}: rows left second ${toApiGmt(second)} while it was read; reading it again (pass ${step.pass + 1})`)
-      return next([read], Option.some({ ...step, seen, pass: step.pass + 1, pageNo: 1, firstTotal: undefined, stable: true }))
+      return next([read], Option.some({ ...step, seen, pass: step.pass + 1, pageNo: 1, firstTotal: undefined, stable: true, exclude: excluding(seen, store.perPage) }))
     }
     if (!stable) {
       yield* Effect.logWarning(`${spec.path}: second ${toApiGmt(second)} kept changing over 5 passes; a row of it may be missed until the reconciliation (shopsync verify) finds it`)

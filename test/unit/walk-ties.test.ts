@@ -17,18 +17,23 @@ interface Row {
 
 const BASE = 1_780_000_000
 
-/** A list endpoint over `rows`, its ties shuffled per request by `shuffle` (one permutation key per request). */
-const unkindStore = (rows: ReadonlyArray<Row>, perPage: number, keys: ReadonlyArray<number>) => {
+/**
+ * A list endpoint over `rows`, its ties shuffled per request by `shuffle` (one permutation key per request), leaving
+ * out the ids of `exclude` as WooCommerce does; each request's parameters are pushed onto `log`.
+ */
+const unkindStore = (rows: ReadonlyArray<Row>, perPage: number, keys: ReadonlyArray<number>, log: Array<Record<string, unknown>> = []) => {
   let request = 0
   const list = (_path: string, params: Record<string, unknown>) =>
     Effect.sync(() => {
+      log.push(params)
       const key = keys[request++ % keys.length]!
+      const excluded = new Set(String(params["exclude"] ?? "").split(",").filter((id) => id !== "").map(Number))
       const after = params["modified_after"] === undefined ? -Infinity : fromApiGmt(String(params["modified_after"]))
       const before = fromApiGmt(String(params["modified_before"]))
       // A per-request order of ties: the rows' ids hashed with this request's key.
       const rank = (r: Row) => Math.imul(r.id ^ key, 0x9e3779b1) >>> 0
       const byId = params["orderby"] === "id"
-      const matching = rows.filter((r) => r.at > after && r.at < before)
+      const matching = rows.filter((r) => r.at > after && r.at < before && !excluded.has(r.id))
         .sort((a, b) => (byId ? a.id - b.id : a.at - b.at || rank(a) - rank(b)))
       const page = Number(params["page"] ?? 1)
       const items = matching.slice((page - 1) * perPage, page * perPage).map((r) => ({ id: r.id, date_modified_gmt: toApiGmt(r.at) }))
@@ -37,11 +42,11 @@ const unkindStore = (rows: ReadonlyArray<Row>, perPage: number, keys: ReadonlyAr
   return Layer.succeed(StoreClient, StoreClient.of({ perPage, list } as unknown as StoreClient["Type"]))
 }
 
-const walkAll = (rows: ReadonlyArray<Row>, perPage: number, keys: ReadonlyArray<number>) =>
+const walkAll = (rows: ReadonlyArray<Row>, perPage: number, keys: ReadonlyArray<number>, log?: Array<Record<string, unknown>>) =>
   walkPages(
     { path: "/orders", params: {}, field: "modified", kind: "orders", schema: Schema.Struct({ id: Schema.Number }) },
     { lower: null, upper: BASE + 100 }
-  ).pipe(Stream.runCollect, Effect.map(Chunk.toReadonlyArray), Effect.provide(unkindStore(rows, perPage, keys)))
+  ).pipe(Stream.runCollect, Effect.map(Chunk.toReadonlyArray), Effect.provide(unkindStore(rows, perPage, keys, log)))
 
 /** Rows with distinct ids in a few crowded seconds. */
 const rowsArb = fc.uniqueArray(fc.record({ id: fc.integer({ min: 1, max: 500 }), at: fc.integer({ min: BASE, max: BASE + 6 }) }), {
@@ -84,6 +89,19 @@ describe("the walk, whatever order the store gives ties in", () => {
       const ids = pages.flatMap((p) => p.docs.map((d) => d.id))
       expect(new Set(ids).size).toBe(rows.length)
       expect(ids).toHaveLength(rows.length)
+      expect(claimsOnlyLoaded(rows, pages)).toBe(true)
+    }))
+
+  it.effect("a crowded second is read by id leaving out the rows already loaded: one request for the 50 left", () =>
+    Effect.gen(function*() {
+      const rows = Array.from({ length: 150 }, (_, i) => ({ id: 1 + i, at: BASE + 2 }))
+      const log: Array<Record<string, unknown>> = []
+      const pages = yield* walkAll(rows, 100, [5, 6], log)
+      const ids = pages.flatMap((p) => p.docs.map((d) => d.id))
+      expect([...ids].sort((a, b) => a - b)).toEqual(rows.map((r) => r.id))
+      // The page that met the second, the second's 50 other rows by id, the (empty) range after it.
+      expect(log.map((p) => p["orderby"])).toEqual(["modified", "id", "modified"])
+      expect(String(log[1]!["exclude"]).split(",")).toHaveLength(100)
       expect(claimsOnlyLoaded(rows, pages)).toBe(true)
     }))
 })
