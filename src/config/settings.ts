@@ -135,7 +135,7 @@ export interface FullPassSettings {
   readonly customersFullScanHours: number
   /** SHOPSYNC_CHILDREN_FULL_PASS_HOURS: every parent's children (notes, downloads, variations, terms, zone methods). */
   readonly childrenFullPassHours: number
-  /** SHOPSYNC_CHILDREN_PASS_PERCENT: the share of a child stream's parents one run's full pass reads at most. */
+  /** SHOPSYNC_CHILDREN_PASS_PERCENT: the share of a child stream's parents one run's full pass reads at most (after its first run, the pace that ends the pass in time may ask for fewer). */
   readonly childrenPassPercent: number
   /** SHOPSYNC_UNAVAILABLE_RECHECK_HOURS: a stream the store does not serve is tried again after this long. */
   readonly unavailableRecheckHours: number

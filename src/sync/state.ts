@@ -10,7 +10,8 @@ export interface StreamState {
   readonly details: Readonly<Record<string, unknown>>
 }
 
-export const PassProgress = Schema.Struct({ startedAt: Schema.Number, after: Schema.String })
+/** A pass under way: its start, the last parent stored, and the upper bound of the run that stored it (`at`). */
+export const PassProgress = Schema.Struct({ startedAt: Schema.Number, after: Schema.String, at: Schema.optional(Schema.Number) })
 export type PassProgress = typeof PassProgress.Type
 export interface PassToRun {
   readonly startedAt: number
@@ -18,6 +19,8 @@ export interface PassToRun {
   readonly after: string | undefined
   /** No pass of the stream has ended yet: no parent's children were read before it. */
   readonly first: boolean
+  /** When the pass last read a share (the run's upper bound); undefined before its first share. */
+  readonly lastShareAt: number | undefined
 }
 
 export const Unavailable = Schema.Struct({ reason: Schema.String, checkedAt: Schema.Number })
@@ -157,8 +160,8 @@ export const makeSyncState = (storeId: string) =>
         Effect.map(read(stream), (state) => {
           const first = state.details["lastFullPass"] === undefined
           return Option.orElse(
-            Option.map(Schema.decodeUnknownOption(PassProgress)(state.details["pass"]), (p): PassToRun => ({ ...p, first })),
-            () => (passDue(state, hours, upper) ? Option.some<PassToRun>({ startedAt: upper, after: undefined, first }) : Option.none())
+            Option.map(Schema.decodeUnknownOption(PassProgress)(state.details["pass"]), (p): PassToRun => ({ startedAt: p.startedAt, after: p.after, first, lastShareAt: p.at })),
+            () => (passDue(state, hours, upper) ? Option.some<PassToRun>({ startedAt: upper, after: undefined, first, lastShareAt: undefined }) : Option.none())
           )
         }),
       savePassProgress: (stream, progress) => mergeDetails(stream, { pass: progress }),

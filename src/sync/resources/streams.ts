@@ -126,12 +126,21 @@ const byKey = (a: string, b: string) => {
  * not touch its order, a term not its attribute). A full pass checkpoints each batch of parents with its rows,
  * so a pass that stops resumes after the last parent it stored. Children of parents that are gone are marked deleted.
  */
-/** A pass reads at least this many parents a run, so a small store's pass ends in one run. */
+/** A pass's first run reads at least this many parents, so a small store's pass ends in one run. */
 const PASS_SHARE_FLOOR = 25
 
-/** The parents of `parents` one run of a full pass reads at most: `percent` of them (SHOPSYNC_CHILDREN_PASS_PERCENT). */
-export const passShare = (parents: number, percent: number) =>
-  percent >= 100 ? parents : Math.max(PASS_SHARE_FLOOR, Math.ceil((parents * percent) / 100))
+/**
+ * The parents of `parents` one run of a full pass reads: at most `percent` of them (SHOPSYNC_CHILDREN_PASS_PERCENT;
+ * 100 reads the whole pass in one run), and after the pass's first share only as many as the time since the last share asks for the pass to end within
+ * `passHours` (SHOPSYNC_CHILDREN_FULL_PASS_HOURS). A run a few minutes after the last reads a few parents, not a
+ * tenth of them: the store serves the pass evenly over the day, and a sync with nothing new stays a few requests.
+ */
+export const passShare = (parents: number, percent: number, pace?: { readonly sinceLastShare: number; readonly passHours: number }) => {
+  if (percent >= 100) return parents
+  const cap = Math.max(PASS_SHARE_FLOOR, Math.ceil((parents * percent) / 100))
+  if (pace === undefined || pace.passHours <= 0) return cap
+  return Math.min(cap, Math.max(1, Math.ceil((parents * Math.max(0, pace.sinceLastShare)) / (pace.passHours * 3600))))
+}
 
 export const children = (
   name: ResourceName,
@@ -142,8 +151,10 @@ export const children = (
     const state = yield* SyncState
     const pass = yield* state.passToRun(name, ctx.childrenFullPassHours, ctx.upper)
     const rest = Option.match(pass, { onNone: () => [], onSome: ({ after }) => (after === undefined ? live : live.filter((key) => byKey(key, after) > 0)) })
-    // A run reads at most its share of the pass (one request or more per parent); the next runs go on from there.
-    const thisRun = rest.slice(0, passShare(live.length, ctx.childrenPassPercent))
+    // A run reads its share of the pass (one request or more per parent); the next runs go on from there.
+    const lastShareAt = Option.isSome(pass) ? pass.value.lastShareAt : undefined
+    const pace = lastShareAt === undefined ? undefined : { sinceLastShare: ctx.upper - lastShareAt, passHours: ctx.childrenFullPassHours }
+    const thisRun = rest.slice(0, passShare(live.length, ctx.childrenPassPercent, pace))
     // The parents that changed, but those the pass reads anyway. On a stream's first pass, those it has not reached
     // yet too: they were never read (on a first sync, every parent changed), so they wait for it rather than undo its share.
     const skip = new Set(Option.isSome(pass) && pass.value.first ? rest : thisRun)
@@ -153,7 +164,7 @@ export const children = (
     const parentsRead = (count: number) => ctx.progress.page(name, count, scopes.length + thisRun.length)
     const recent = yield* refreshScopes(spec[name], scopes, undefined, parentsRead)
     const full = Option.isSome(pass)
-      ? yield* refreshScopes(spec[name], thisRun, (batch) => state.savePassProgress(name, { startedAt: pass.value.startedAt, after: batch[batch.length - 1]! }), parentsRead)
+      ? yield* refreshScopes(spec[name], thisRun, (batch) => state.savePassProgress(name, { startedAt: pass.value.startedAt, after: batch[batch.length - 1]!, at: ctx.upper }), parentsRead)
       : { written: 0, deleted: 0, changed: [] }
     const orphans = yield* retireOrphans(spec[name], live)
     if (Option.isSome(pass) && thisRun.length === rest.length) yield* state.fullPassDone(name, pass.value.startedAt)
