@@ -202,7 +202,7 @@ const readRange = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range,
     const crowded = Math.min(...seconds) === last
     return Effect.succeed(next([read], Option.some(
       crowded
-        ? { tag: "second", cursor, seen, pass: 1, pageNo: 1, firstTotal: undefined, stable: true, exclude: excluding(seen, store.perPage) }
+        ? { tag: "second", cursor, seen, pass: 1, pageNo: 1, firstTotal: undefined, stable: true, exclude: excluding(seen) }
         : { tag: "range", cursor, seen }
     )))
   })
@@ -211,9 +211,11 @@ const readRange = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range,
 /**
  * The ids a pass over a crowded second asks the store to leave out: the rows of it already loaded, so the pass
  * reads only the rest (a bulk edit of 150 orders costs one request by id after the page that met it, not two).
- * More than a page's worth would make long URLs for little: the pass then reads the second whole and skips them.
+ * At most EXCLUDE_MAX, so the URL stays under 4 KB with ids of 12 digits (servers refuse from 8 KB); a second with
+ * more rows loaded is read whole by id, its loaded rows skipped.
  */
-const excluding = (seen: Seen, max: number) => (seen.ids.size > 0 && seen.ids.size <= max ? [...seen.ids].sort((a, b) => a - b) : undefined)
+const EXCLUDE_MAX = 250
+const excluding = (seen: Seen) => (seen.ids.size > 0 && seen.ids.size <= EXCLUDE_MAX ? [...seen.ids].sort((a, b) => a - b) : undefined)
 
 /**
  * Reads every row of one second, ordered by id, skipping the rows this walk already loaded. Rows only ever leave
@@ -246,7 +248,7 @@ const readSecond = <A extends Doc>(spec: WalkSpec<A>, store: Store, range: Range
     if (page.items.length === store.perPage) return next([read], Option.some({ ...step, seen, pageNo: step.pageNo + 1, firstTotal, stable }))
     if (!stable && step.pass < SECOND_PASSES) {
       yield* Effect.logInfo(`${spec.path}: rows left second ${toApiGmt(second)} while it was read; reading it again (pass ${step.pass + 1})`)
-      return next([read], Option.some({ ...step, seen, pass: step.pass + 1, pageNo: 1, firstTotal: undefined, stable: true, exclude: excluding(seen, store.perPage) }))
+      return next([read], Option.some({ ...step, seen, pass: step.pass + 1, pageNo: 1, firstTotal: undefined, stable: true, exclude: excluding(seen) }))
     }
     if (!stable) {
       yield* Effect.logWarning(`${spec.path}: second ${toApiGmt(second)} kept changing over 5 passes; a row of it may be missed until the reconciliation (shopsync verify) finds it`)
