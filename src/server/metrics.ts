@@ -31,11 +31,11 @@ import { PrometheusExporter, PrometheusSerializer } from "@opentelemetry/exporte
 import { Cause, Context, Effect, Layer, Metric, Option } from "effect"
 import { storeIdConfig } from "../config/settings.js"
 import { Outbox, OutboxLive } from "../contacts/outbox.js"
+import { storeReaders } from "../jobs/layers.js"
 import { errorText } from "../sync/errors.js"
-import { Reconciliations, ReconciliationsLive } from "../sync/reconcile/record.js"
-import { SyncStateLive } from "../sync/state.js"
+import { Reconciliations } from "../sync/reconcile/record.js"
 import { webhookDeliveries } from "../webhooks/delivery-metrics.js"
-import { Quarantine, QuarantineLive } from "../warehouse/quarantine.js"
+import { Quarantine } from "../warehouse/quarantine.js"
 import { streamHealth } from "./stream-health.js"
 import type { WebhookSummary } from "./webhook-summary.js"
 
@@ -100,7 +100,7 @@ const readWarehouse = (storeId: string) =>
     for (const r of last?.resources ?? []) {
       yield* Metric.set(driftRows.pipe(Metric.tagged("store", storeId), Metric.tagged("resource", r.resource)), r.missing + r.stale + r.gone)
     }
-  }).pipe(Effect.provide(Layer.mergeAll(SyncStateLive(storeId), QuarantineLive(storeId), OutboxLive, ReconciliationsLive(storeId))))
+  }).pipe(Effect.provide(Layer.merge(storeReaders(storeId), OutboxLive)))
 
 const readInbox = (storeId: string, webhooks: Effect.Effect<WebhookSummary>) =>
   Effect.gen(function*() {
