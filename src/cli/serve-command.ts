@@ -13,7 +13,7 @@ import { serveAdminRouter, serveWebhookRouter } from "../server/router.js"
 import { ServeState, ServeStateLive } from "../server/serve-state.js"
 import { storeClientLayer } from "../jobs/layers.js"
 import { DatabaseLive } from "../warehouse/database.js"
-import { Inbox, InboxLive } from "../webhooks/inbox.js"
+import { Inbox } from "../webhooks/inbox.js"
 import { WebhookRejections, WebhookRejectionsLive } from "../webhooks/rejections.js"
 import { InboxSignalLive } from "../webhooks/worker.js"
 
@@ -53,7 +53,7 @@ const serveLayer = Effect.gen(function*() {
     InboxSignalLive,
     PrometheusMetricsLive,
     WebhookRejectionsLive({ tagStore: false }),
-    Layer.mergeAll(InboxLive, StoreJobs.Default).pipe(Layer.provideMerge(DatabaseLive))
+    Layer.mergeAll(Inbox.Default, StoreJobs.Default).pipe(Layer.provideMerge(DatabaseLive))
   )
 })
 

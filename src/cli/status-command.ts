@@ -4,7 +4,7 @@ import { Command, Options } from "@effect/cli"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Data, Effect, Layer, Option } from "effect"
 import { databaseUrlConfig } from "../config/settings.js"
-import { Outbox, OutboxLive } from "../contacts/outbox.js"
+import { Outbox } from "../contacts/outbox.js"
 import { storeReaders } from "../jobs/layers.js"
 import { CATALOGUE, STATE_ROWS, STREAMS } from "../sync/catalogue.js"
 import { Reconciliations } from "../sync/reconcile/record.js"
@@ -114,7 +114,7 @@ export const statusCommand = Command.make("status", { json, wide }, (o) =>
   forStore("status", (store) =>
     Effect.zipRight(embeddedExists, gather(store).pipe(
       Effect.map((facts) => process.stdout.write(`${o.json ? JSON.stringify(statusJson(facts)) : o.wide ? statusWide(facts) : statusText(facts)}\n`)),
-      Effect.provide(Layer.merge(OutboxLive, storeReaders(store))),
+      Effect.provide(Layer.merge(Outbox.Default, storeReaders(store))),
       Effect.provide(DatabaseLive)
     )))).pipe(
     Command.withDescription(

@@ -16,7 +16,7 @@ import { type BodyBudget, listenerLayer } from "../server/listener.js"
 import { type PrometheusMetrics, PrometheusMetricsLive } from "../server/metrics.js"
 import { WebhookSecretsLive } from "../server/webhook-secrets.js"
 import { workerRouter } from "../server/worker-router.js"
-import { type Inbox, InboxLive } from "../webhooks/inbox.js"
+import { Inbox } from "../webhooks/inbox.js"
 import { WebhookRejectionsLive } from "../webhooks/rejections.js"
 import { RegistryDirectoryLive } from "../jobs/directory.js"
 import { StoreJobs } from "../jobs/store-jobs.js"
@@ -49,7 +49,7 @@ const ShardLogLive = Layer.scopedDiscard(Effect.gen(function*() {
 const workerLayers = (options: { runner: string; concurrency: number; clusterSql: ReturnType<typeof workerPools>["clusterSql"] }) => {
   // One layer value, so built once: the listener's refusals and the deliveries its stores cannot apply share one log tally.
   const rejections = WebhookRejectionsLive({ tagStore: true })
-  return Layer.mergeAll(WebhookSecretsLive, InboxLive, PrometheusMetricsLive, rejections).pipe(
+  return Layer.mergeAll(WebhookSecretsLive, Inbox.Default, PrometheusMetricsLive, rejections).pipe(
     Layer.provideMerge(ShardLogLive.pipe(
       Layer.provideMerge(workerLayer({ clusterSql: options.clusterSql, concurrency: options.concurrency })),
       Layer.provide(RegistryDirectoryLive(options.runner).pipe(Layer.provide(Layer.merge(StoreJobs.Default, rejections))))

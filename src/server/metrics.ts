@@ -30,7 +30,7 @@ import * as Resource from "@effect/opentelemetry/Resource"
 import { PrometheusExporter, PrometheusSerializer } from "@opentelemetry/exporter-prometheus"
 import { Cause, Context, Effect, Layer, Metric, Option } from "effect"
 import { storeIdConfig } from "../config/settings.js"
-import { Outbox, OutboxLive } from "../contacts/outbox.js"
+import { Outbox } from "../contacts/outbox.js"
 import { storeReaders } from "../jobs/layers.js"
 import { errorText } from "../sync/errors.js"
 import { Reconciliations } from "../sync/reconcile/record.js"
@@ -100,7 +100,7 @@ const readWarehouse = (storeId: string) =>
     for (const r of last?.resources ?? []) {
       yield* Metric.set(driftRows.pipe(Metric.tagged("store", storeId), Metric.tagged("resource", r.resource)), r.missing + r.stale + r.gone)
     }
-  }).pipe(Effect.provide(Layer.merge(storeReaders(storeId), OutboxLive)))
+  }).pipe(Effect.provide(Layer.merge(storeReaders(storeId), Outbox.Default)))
 
 const readInbox = (storeId: string, webhooks: Effect.Effect<WebhookSummary>) =>
   Effect.gen(function*() {
