@@ -21,7 +21,7 @@ import { WebhookRejectionsLive } from "../webhooks/rejections.js"
 import { RegistryDirectoryLive } from "../jobs/directory.js"
 import { StoreJobs } from "../jobs/store-jobs.js"
 import { loadMasterKey } from "../stores/master-key.js"
-import { StoreRegistryLive } from "../stores/registry.js"
+import { StoreRegistry } from "../stores/registry.js"
 import { describeDatabase } from "../warehouse/database.js"
 import { migrate } from "../warehouse/migrate.js"
 
@@ -54,7 +54,7 @@ const workerLayers = (options: { runner: string; concurrency: number; clusterSql
       Layer.provideMerge(workerLayer({ clusterSql: options.clusterSql, concurrency: options.concurrency })),
       Layer.provide(RegistryDirectoryLive(options.runner).pipe(Layer.provide(Layer.merge(StoreJobs.Default, rejections))))
     )),
-    Layer.provideMerge(StoreRegistryLive)
+    Layer.provideMerge(StoreRegistry.Default)
   )
 }
 

@@ -32,7 +32,7 @@ export class WebhookSecrets extends Context.Tag("shopsync/WebhookSecrets")<Webho
   readonly lookup: (storeId: string, miss: boolean) => Effect.Effect<StoreSecret>
 }>() {}
 
-const readAll = (registry: StoreRegistry["Type"], now: number): Effect.Effect<Either.Either<Snapshot, string>> =>
+const readAll = (registry: StoreRegistry, now: number): Effect.Effect<Either.Either<Snapshot, string>> =>
   registry.webhookSecrets.pipe(
     Effect.map((secrets) => {
       const stores = new Map<string, StoreSecret>()
