@@ -13,8 +13,8 @@ import { workerLayer, workerPools } from "../cluster/worker.js"
 import { adminSettingsConfig, type AdminSettings, databaseUrlConfig, httpListenConfig, inboxMaxBytesConfig, runnerSettingsConfig } from "../config/settings.js"
 import { loadAdminToken, serveAdmin } from "../server/admin-listener.js"
 import { type BodyBudget, listenerLayer } from "../server/listener.js"
-import { type PrometheusMetrics, PrometheusMetricsLive } from "../server/metrics.js"
-import { WebhookSecretsLive } from "../server/webhook-secrets.js"
+import { PrometheusMetrics } from "../server/metrics.js"
+import { WebhookSecrets } from "../server/webhook-secrets.js"
 import { workerRouter } from "../server/worker-router.js"
 import { Inbox } from "../webhooks/inbox.js"
 import { WebhookRejectionsLive } from "../webhooks/rejections.js"
@@ -49,7 +49,8 @@ const ShardLogLive = Layer.scopedDiscard(Effect.gen(function*() {
 const workerLayers = (options: { runner: string; concurrency: number; clusterSql: ReturnType<typeof workerPools>["clusterSql"] }) => {
   // One layer value, so built once: the listener's refusals and the deliveries its stores cannot apply share one log tally.
   const rejections = WebhookRejectionsLive({ tagStore: true })
-  return Layer.mergeAll(WebhookSecretsLive, Inbox.Default, PrometheusMetricsLive, rejections).pipe(
+  // The secrets read the registry provided below, the stores' jobs' own.
+  return Layer.mergeAll(WebhookSecrets.DefaultWithoutDependencies, Inbox.Default, PrometheusMetrics.Default, rejections).pipe(
     Layer.provideMerge(ShardLogLive.pipe(
       Layer.provideMerge(workerLayer({ clusterSql: options.clusterSql, concurrency: options.concurrency })),
       Layer.provide(RegistryDirectoryLive(options.runner).pipe(Layer.provide(Layer.merge(StoreJobs.Default, rejections))))
