@@ -3,7 +3,7 @@ import { Cause, ConfigError, Effect, Exit, Option } from "effect"
 import { misspelling } from "../config/diagnostics.js"
 import { storeIdConfig } from "../config/settings.js"
 import { errorText } from "../sync/errors.js"
-import { INTERRUPT, logOutcome, Outcomes, OutcomesLive } from "../sync/outcome.js"
+import { INTERRUPT, logOutcome, Outcomes } from "../sync/outcome.js"
 
 /** The variables a ConfigError is about, missing and invalid, each named once. */
 const configProblems = (e: ConfigError.ConfigError) => {
@@ -98,5 +98,5 @@ export const reportFailure = <A, E, R>(program: Effect.Effect<A, E, R>) =>
         if (process.env.SHOPSYNC_DEBUG === "1") process.stderr.write(`${Cause.pretty(cause)}\n`)
       })
     ),
-    Effect.provide(OutcomesLive)
+    Effect.provide(Outcomes.Default)
   )

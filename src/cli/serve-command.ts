@@ -8,14 +8,14 @@ import { loadAdminToken, serveAdmin } from "../server/admin-listener.js"
 import { backgroundSync } from "../server/background-sync.js"
 import { makeContactsPusher } from "../server/contacts-push.js"
 import { listenerLayer } from "../server/listener.js"
-import { PrometheusMetricsLive } from "../server/metrics.js"
+import { PrometheusMetrics } from "../server/metrics.js"
 import { serveAdminRouter, serveWebhookRouter } from "../server/router.js"
 import { ServeState, ServeStateLive } from "../server/serve-state.js"
 import { storeClientLayer } from "../jobs/layers.js"
 import { DatabaseLive } from "../warehouse/database.js"
-import { Inbox, InboxLive } from "../webhooks/inbox.js"
+import { Inbox } from "../webhooks/inbox.js"
 import { WebhookRejections, WebhookRejectionsLive } from "../webhooks/rejections.js"
-import { InboxSignalLive } from "../webhooks/worker.js"
+import { InboxSignal } from "../webhooks/worker.js"
 
 /**
  * The process: HTTP routes, the inbox worker and the background sync, in one scope. Its finalizers run in reverse:
@@ -50,10 +50,10 @@ const serveLayer = Effect.gen(function*() {
     listenerLayer({ host, port }),
     storeClientLayer(settings),
     ServeStateLive(settings.storeId, syncEveryMs),
-    InboxSignalLive,
-    PrometheusMetricsLive,
+    InboxSignal.Default,
+    PrometheusMetrics.Default,
     WebhookRejectionsLive({ tagStore: false }),
-    Layer.mergeAll(InboxLive, StoreJobs.Default).pipe(Layer.provideMerge(DatabaseLive))
+    Layer.mergeAll(Inbox.Default, StoreJobs.Default).pipe(Layer.provideMerge(DatabaseLive))
   )
 })
 

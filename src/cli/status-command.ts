@@ -4,15 +4,16 @@ import { Command, Options } from "@effect/cli"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Data, Effect, Layer, Option } from "effect"
 import { databaseUrlConfig } from "../config/settings.js"
-import { Outbox, OutboxLive } from "../contacts/outbox.js"
+import { Outbox } from "../contacts/outbox.js"
+import { storeReaders } from "../jobs/layers.js"
 import { CATALOGUE, STATE_ROWS, STREAMS } from "../sync/catalogue.js"
-import { Reconciliations, ReconciliationsLive } from "../sync/reconcile/record.js"
-import { Runs, RunsLive } from "../sync/runs.js"
-import { SyncState, SyncStateLive } from "../sync/state.js"
+import { Reconciliations } from "../sync/reconcile/record.js"
+import { Runs } from "../sync/runs.js"
+import { SyncState } from "../sync/state.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { embeddedLocation } from "../warehouse/embedded-control.js"
 import { migrate } from "../warehouse/migrate.js"
-import { Quarantine, QuarantineLive } from "../warehouse/quarantine.js"
+import { Quarantine } from "../warehouse/quarantine.js"
 import { forStore } from "./errors.js"
 import { shopsyncCommand } from "./invocation.js"
 import { type StatusFacts, statusText, statusWide } from "./status-text.js"
@@ -113,7 +114,7 @@ export const statusCommand = Command.make("status", { json, wide }, (o) =>
   forStore("status", (store) =>
     Effect.zipRight(embeddedExists, gather(store).pipe(
       Effect.map((facts) => process.stdout.write(`${o.json ? JSON.stringify(statusJson(facts)) : o.wide ? statusWide(facts) : statusText(facts)}\n`)),
-      Effect.provide(Layer.mergeAll(OutboxLive, SyncStateLive(store), RunsLive(store), QuarantineLive(store), ReconciliationsLive(store))),
+      Effect.provide(Layer.merge(Outbox.Default, storeReaders(store))),
       Effect.provide(DatabaseLive)
     )))).pipe(
     Command.withDescription(

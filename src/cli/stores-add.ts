@@ -3,7 +3,7 @@ import { Data, Effect, Layer, Option, Redacted } from "effect"
 import { isStoreApiRoot, marketingUrlProblem, normalMarketingUrl, parseDurationMs } from "../config/settings.js"
 import { loadMasterKey } from "../stores/master-key.js"
 import { checkStoreKey } from "../jobs/key-check.js"
-import { StoreRegistry, StoreRegistryLive } from "../stores/registry.js"
+import { StoreRegistry } from "../stores/registry.js"
 import { DatabaseLive } from "../warehouse/database.js"
 import { migrate } from "../warehouse/migrate.js"
 import { shopsyncCommand } from "./invocation.js"
@@ -16,7 +16,7 @@ export class StoresCommandFailed extends Data.TaggedError("StoresCommandFailed")
 }
 
 /** The registry over the configured warehouse (DATABASE_URL, else embedded), started only when a command needs it. */
-export const registryLayer = StoreRegistryLive.pipe(Layer.provideMerge(DatabaseLive))
+export const registryLayer = StoreRegistry.Default.pipe(Layer.provideMerge(DatabaseLive))
 
 export const invalid = (text: string) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(text)))
 

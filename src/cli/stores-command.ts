@@ -58,7 +58,7 @@ const listCommand = Command.make("list", { json }, (o) =>
   ))
 
 /** A one-store registry change, its line of output once done. */
-const change = (name: string, description: string, act: (registry: StoreRegistry["Type"], id: string) => Effect.Effect<string, unknown>) =>
+const change = (name: string, description: string, act: (registry: StoreRegistry, id: string) => Effect.Effect<string, unknown>) =>
   Command.make(name, { storeId: storeIdArg }, ({ storeId }) =>
     Effect.gen(function*() {
       yield* migrate

@@ -13,15 +13,15 @@ import { workerLayer, workerPools } from "../cluster/worker.js"
 import { adminSettingsConfig, type AdminSettings, databaseUrlConfig, httpListenConfig, inboxMaxBytesConfig, runnerSettingsConfig } from "../config/settings.js"
 import { loadAdminToken, serveAdmin } from "../server/admin-listener.js"
 import { type BodyBudget, listenerLayer } from "../server/listener.js"
-import { type PrometheusMetrics, PrometheusMetricsLive } from "../server/metrics.js"
-import { WebhookSecretsLive } from "../server/webhook-secrets.js"
+import { PrometheusMetrics } from "../server/metrics.js"
+import { WebhookSecrets } from "../server/webhook-secrets.js"
 import { workerRouter } from "../server/worker-router.js"
-import { type Inbox, InboxLive } from "../webhooks/inbox.js"
+import { Inbox } from "../webhooks/inbox.js"
 import { WebhookRejectionsLive } from "../webhooks/rejections.js"
 import { RegistryDirectoryLive } from "../jobs/directory.js"
 import { StoreJobs } from "../jobs/store-jobs.js"
 import { loadMasterKey } from "../stores/master-key.js"
-import { StoreRegistryLive } from "../stores/registry.js"
+import { StoreRegistry } from "../stores/registry.js"
 import { describeDatabase } from "../warehouse/database.js"
 import { migrate } from "../warehouse/migrate.js"
 
@@ -49,12 +49,13 @@ const ShardLogLive = Layer.scopedDiscard(Effect.gen(function*() {
 const workerLayers = (options: { runner: string; concurrency: number; clusterSql: ReturnType<typeof workerPools>["clusterSql"] }) => {
   // One layer value, so built once: the listener's refusals and the deliveries its stores cannot apply share one log tally.
   const rejections = WebhookRejectionsLive({ tagStore: true })
-  return Layer.mergeAll(WebhookSecretsLive, InboxLive, PrometheusMetricsLive, rejections).pipe(
+  // The secrets read the registry provided below, the stores' jobs' own.
+  return Layer.mergeAll(WebhookSecrets.DefaultWithoutDependencies, Inbox.Default, PrometheusMetrics.Default, rejections).pipe(
     Layer.provideMerge(ShardLogLive.pipe(
       Layer.provideMerge(workerLayer({ clusterSql: options.clusterSql, concurrency: options.concurrency })),
       Layer.provide(RegistryDirectoryLive(options.runner).pipe(Layer.provide(Layer.merge(StoreJobs.Default, rejections))))
     )),
-    Layer.provideMerge(StoreRegistryLive)
+    Layer.provideMerge(StoreRegistry.Default)
   )
 }
 

@@ -2,7 +2,7 @@ import * as Singleton from "@effect/cluster/Singleton"
 import * as Snowflake from "@effect/cluster/Snowflake"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Clock, Duration, Effect, Schedule } from "effect"
-import { Inbox, InboxLive } from "../webhooks/inbox.js"
+import { Inbox } from "../webhooks/inbox.js"
 import { Store } from "./store-entity.js"
 
 /**
@@ -34,7 +34,7 @@ export const StoreMessageRetentionLive = (options: { readonly keep: Duration.Dur
   Singleton.make(
     "shopsync/StoreMessageRetention",
     prune(Duration.decode(options.keep)).pipe(
-      Effect.zipRight(Effect.flatMap(Inbox, (inbox) => inbox.prune(INBOX_DAYS)).pipe(Effect.provide(InboxLive))),
+      Effect.zipRight(Effect.flatMap(Inbox, (inbox) => inbox.prune(INBOX_DAYS)).pipe(Effect.provide(Inbox.Default))),
       Effect.catchAllCause((cause) => Effect.logWarning("cluster: pruning store messages or old webhook deliveries failed, next round retries", cause)),
       Effect.repeat(Schedule.spaced(options.every))
     )

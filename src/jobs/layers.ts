@@ -3,14 +3,16 @@ import { Effect, Layer } from "effect"
 import { type MarketingSettings, type StoreSettings, warehouseRetryConfig } from "../config/settings.js"
 import { MarketingLive } from "../marketing-client/client.js"
 import { StoreClientLive } from "../store-client/client.js"
-import { ReconciliationsLive } from "../sync/reconcile/record.js"
-import { RunsLive } from "../sync/runs.js"
-import { SyncStateLive } from "../sync/state.js"
-import { LiveRowsLive } from "../warehouse/live-rows.js"
-import { LoaderLive } from "../warehouse/loader.js"
+import { Reconciliations } from "../sync/reconcile/record.js"
+import { Runs } from "../sync/runs.js"
+import { SyncState } from "../sync/state.js"
+import { CurrentStore } from "../warehouse/current-store.js"
+import { LiveRows } from "../warehouse/live-rows.js"
+import { Loader } from "../warehouse/loader.js"
 import { migrate } from "../warehouse/migrate.js"
+import { Quarantine } from "../warehouse/quarantine.js"
 import { retryStartup } from "../warehouse/reconnect.js"
-import { ScopesLive } from "../warehouse/scopes.js"
+import { Scopes } from "../warehouse/scopes.js"
 import { ProgressLive } from "./progress.js"
 
 /** A store's client over undici. */
@@ -24,7 +26,13 @@ export const syncLayer = (settings: StoreSettings) => Layer.mergeAll(storeClient
 
 /** One store's repositories (the engine's StoreRepositories), provided once per job by the host running it. */
 export const storeWarehouse = (storeId: string) =>
-  Layer.mergeAll(RunsLive(storeId), SyncStateLive(storeId), LoaderLive(storeId), LiveRowsLive(storeId), ScopesLive(storeId), ReconciliationsLive(storeId))
+  Layer.mergeAll(Runs.Default, SyncState.Default, Loader.Default, LiveRows.Default, Scopes.Default, Reconciliations.Default).pipe(
+    Layer.provide(CurrentStore.layer(storeId))
+  )
+
+/** What `status`, the status page and /metrics read of one store, provided per read. */
+export const storeReaders = (storeId: string) =>
+  Layer.mergeAll(SyncState.Default, Runs.Default, Quarantine.Default, Reconciliations.Default).pipe(Layer.provide(CurrentStore.layer(storeId)))
 
 /**
  * The warehouse brought up to date once, as the host builds StoreJobs, not at every job: a worker's jobs no longer

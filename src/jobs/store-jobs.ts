@@ -1,7 +1,7 @@
 import { Effect, Either, Layer, Option, type Ref } from "effect"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { fullPassConfig, type MarketingSettings, type StoreSettings } from "../config/settings.js"
-import { Outbox, OutboxLive } from "../contacts/outbox.js"
+import { Outbox } from "../contacts/outbox.js"
 import { enqueueContacts, type EnqueueResult, pushContacts } from "../contacts/push.js"
 import { runSync, type RunSummary, storeDailyTotals, type SyncRequest } from "../sync/engine.js"
 import { RunLockHeld, type SyncFailed } from "../sync/errors.js"
@@ -11,7 +11,7 @@ import { runVerify, type VerifyRequest } from "../sync/reconcile/verify.js"
 import { Runs } from "../sync/runs.js"
 import { SyncState } from "../sync/state.js"
 import { Loader } from "../warehouse/loader.js"
-import { Inbox, InboxLive } from "../webhooks/inbox.js"
+import { Inbox } from "../webhooks/inbox.js"
 import { resyncOne, type ResyncResource } from "../webhooks/resync.js"
 import { applyAllPending, type PassOptions, supervisedWorker } from "../webhooks/worker.js"
 import { Alerts } from "./alerts.js"
@@ -169,5 +169,5 @@ export class StoreJobs extends Effect.Service<StoreJobs>()("shopsync/StoreJobs",
         supervisedWorker(store.storeId, contactsChanged, running).pipe(Effect.provide(inboxLayer(store)), Effect.provide(context))
     }
   }),
-  dependencies: [OutboxLive, InboxLive, MigratedWarehouse, Alerts.Default]
+  dependencies: [Outbox.Default, Inbox.Default, MigratedWarehouse, Alerts.Default]
 }) {}

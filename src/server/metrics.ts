@@ -28,14 +28,14 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Metrics from "@effect/opentelemetry/Metrics"
 import * as Resource from "@effect/opentelemetry/Resource"
 import { PrometheusExporter, PrometheusSerializer } from "@opentelemetry/exporter-prometheus"
-import { Cause, Context, Effect, Layer, Metric, Option } from "effect"
+import { Cause, Effect, Layer, Metric, Option } from "effect"
 import { storeIdConfig } from "../config/settings.js"
-import { Outbox, OutboxLive } from "../contacts/outbox.js"
+import { Outbox } from "../contacts/outbox.js"
+import { storeReaders } from "../jobs/layers.js"
 import { errorText } from "../sync/errors.js"
-import { Reconciliations, ReconciliationsLive } from "../sync/reconcile/record.js"
-import { SyncStateLive } from "../sync/state.js"
+import { Reconciliations } from "../sync/reconcile/record.js"
 import { webhookDeliveries } from "../webhooks/delivery-metrics.js"
-import { Quarantine, QuarantineLive } from "../warehouse/quarantine.js"
+import { Quarantine } from "../warehouse/quarantine.js"
 import { streamHealth } from "./stream-health.js"
 import type { WebhookSummary } from "./webhook-summary.js"
 
@@ -56,15 +56,12 @@ const warehouseUp = gauge("shopsync_warehouse_up", "1 when the scrape could read
 /** Set by a worker whenever its share changes. */
 export const runnerShards = gauge("shopsync_runner_shards", "Shards of the cluster this worker holds")
 
-/** The exporter: serializes every Effect metric of the process in Prometheus text format. */
-export class PrometheusMetrics extends Context.Tag("shopsync/PrometheusMetrics")<PrometheusMetrics, {
-  readonly scrape: Effect.Effect<string>
-}>() {}
-
-/** The exporter as a reader of Effect's metric registry (no server of its own: /metrics is a route of the admin listener). */
-export const PrometheusMetricsLive = Layer.scoped(
-  PrometheusMetrics,
-  Effect.gen(function*() {
+/**
+ * The exporter: serializes every Effect metric of the process in Prometheus text format, as a reader of Effect's
+ * metric registry (no server of its own: /metrics is a route of the admin listener).
+ */
+export class PrometheusMetrics extends Effect.Service<PrometheusMetrics>()("shopsync/PrometheusMetrics", {
+  scoped: Effect.gen(function*() {
     const exporter = new PrometheusExporter({ preventServerStart: true, withoutScopeInfo: true })
     yield* Metrics.registerProducer(yield* Metrics.makeProducer, () => exporter)
     const serializer = new PrometheusSerializer(undefined, false, undefined, false, true)
@@ -73,8 +70,9 @@ export const PrometheusMetricsLive = Layer.scoped(
     return {
       scrape: Effect.map(Effect.promise(() => exporter.collect()), ({ resourceMetrics }) => serializer.serialize(resourceMetrics))
     }
-  })
-).pipe(Layer.provide(Resource.layer({ serviceName: "shopsync" })))
+  }),
+  dependencies: [Resource.layer({ serviceName: "shopsync" })]
+}) {}
 
 const bit = (on: boolean) => (on ? 1 : 0)
 
@@ -100,7 +98,7 @@ const readWarehouse = (storeId: string) =>
     for (const r of last?.resources ?? []) {
       yield* Metric.set(driftRows.pipe(Metric.tagged("store", storeId), Metric.tagged("resource", r.resource)), r.missing + r.stale + r.gone)
     }
-  }).pipe(Effect.provide(Layer.mergeAll(SyncStateLive(storeId), QuarantineLive(storeId), OutboxLive, ReconciliationsLive(storeId))))
+  }).pipe(Effect.provide(Layer.merge(storeReaders(storeId), Outbox.Default)))
 
 const readInbox = (storeId: string, webhooks: Effect.Effect<WebhookSummary>) =>
   Effect.gen(function*() {
@@ -139,6 +137,6 @@ export const metricsOf = <E, R>(stores: Effect.Effect<ReadonlyArray<MeasuredStor
 export const metricsHandler = (webhooks: Effect.Effect<WebhookSummary>) =>
   metricsOf(Effect.map(Effect.orDie(storeIdConfig), (storeId) => [{ storeId, webhooks }]))
 
-/** The router serving `GET /metrics`; it needs the warehouse's SqlClient and PrometheusMetricsLive. */
+/** The router serving `GET /metrics`; it needs the warehouse's SqlClient and PrometheusMetrics. */
 export const metricsRoute = (webhooks: Effect.Effect<WebhookSummary>): HttpRouter.HttpRouter<never, SqlClient.SqlClient | PrometheusMetrics> =>
   HttpRouter.empty.pipe(HttpRouter.get("/metrics", metricsHandler(webhooks)))

@@ -13,7 +13,7 @@ import { webhookRoute } from "./webhook-route.js"
  * The inbox as the page and /metrics show it (skipped deliveries were applied: they found newer data), with what
  * this process's listener rejected for the store.
  */
-export const webhookSummary = (inbox: Inbox["Type"], rejections: WebhookRejections["Type"], storeId: string): Effect.Effect<WebhookSummary> =>
+export const webhookSummary = (inbox: Inbox, rejections: WebhookRejections["Type"], storeId: string): Effect.Effect<WebhookSummary> =>
   Effect.zipWith(inbox.counts(storeId), rejections.counts(storeId), (c, rejected) => ({
     received: c.received,
     applied: c.applied + c.skipped,
@@ -28,7 +28,7 @@ export const webhookSummary = (inbox: Inbox["Type"], rejections: WebhookRejectio
   )
 
 /** The configured store's (STORE_ID) inbox summary. */
-const servedSummary = (inbox: Inbox["Type"], rejections: WebhookRejections["Type"]) =>
+const servedSummary = (inbox: Inbox, rejections: WebhookRejections["Type"]) =>
   Effect.flatMap(Effect.orDie(storeIdConfig), (storeId) => webhookSummary(inbox, rejections, storeId))
 
 /** The routes of `shopsync serve`'s webhook listener: webhook intake and a /healthz without reasons. */
@@ -40,7 +40,7 @@ export const serveWebhookRouter = (secret: Option.Option<Redacted.Redacted<strin
   )
 
 /** The routes of `shopsync serve`'s admin listener: /healthz with its reasons, metrics and the status page. */
-export const serveAdminRouter = (inbox: Inbox["Type"], rejections: WebhookRejections["Type"]) =>
+export const serveAdminRouter = (inbox: Inbox, rejections: WebhookRejections["Type"]) =>
   HttpRouter.empty.pipe(
     HttpRouter.get("/healthz", healthz),
     HttpRouter.concat(metricsRoute(servedSummary(inbox, rejections))),

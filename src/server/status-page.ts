@@ -2,11 +2,11 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platf
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { Cause, Effect, Either, Layer } from "effect"
 import { storeIdConfig } from "../config/settings.js"
-import { Outbox, OutboxLive } from "../contacts/outbox.js"
+import { Outbox } from "../contacts/outbox.js"
+import { storeReaders } from "../jobs/layers.js"
 import { errorText } from "../sync/errors.js"
-import { Runs, RunsLive } from "../sync/runs.js"
-import { SyncStateLive } from "../sync/state.js"
-import { Quarantine, QuarantineLive } from "../warehouse/quarantine.js"
+import { Runs } from "../sync/runs.js"
+import { Quarantine } from "../warehouse/quarantine.js"
 import { type ChartRequest, parseChartRequest } from "./chart-range.js"
 import { html } from "./html.js"
 import { salesWindow } from "./sales.js"
@@ -24,7 +24,7 @@ export const PAGE_HEADERS = {
   "x-content-type-options": "nosniff"
 }
 
-const storeLayers = (storeId: string) => Layer.mergeAll(SyncStateLive(storeId), RunsLive(storeId), QuarantineLive(storeId), OutboxLive)
+const storeLayers = (storeId: string) => Layer.merge(storeReaders(storeId), Outbox.Default)
 
 /** Reads everything the page shows, from the warehouse (and the inbox through `webhooks`). */
 export const statusReport = (storeId: string, webhooks: Effect.Effect<WebhookSummary>, chart: ChartRequest) =>

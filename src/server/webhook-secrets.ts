@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Either, Layer, Option, type Redacted, Ref } from "effect"
+import { Clock, Effect, Either, Option, type Redacted, Ref } from "effect"
 import { errorText } from "../sync/errors.js"
 import { StoreRegistry } from "../stores/registry.js"
 
@@ -22,17 +22,7 @@ interface Snapshot {
   readonly readAt: number
 }
 
-/**
- * The registered stores' webhook secrets, opened with the master key. The whole registry is read in one query and
- * kept FRESH_MS, so unknown ids are answered from it too: a flood of random store ids costs one registry read per
- * FRESH_MS, not one per id. `lookup` with `miss` (the held secret refused a signature) reads again unless the last
- * read is under MISS_GAP_MS old, so a store removed and added with a new secret is taken at its next delivery.
- */
-export class WebhookSecrets extends Context.Tag("shopsync/WebhookSecrets")<WebhookSecrets, {
-  readonly lookup: (storeId: string, miss: boolean) => Effect.Effect<StoreSecret>
-}>() {}
-
-const readAll = (registry: StoreRegistry["Type"], now: number): Effect.Effect<Either.Either<Snapshot, string>> =>
+const readAll = (registry: StoreRegistry, now: number): Effect.Effect<Either.Either<Snapshot, string>> =>
   registry.webhookSecrets.pipe(
     Effect.map((secrets) => {
       const stores = new Map<string, StoreSecret>()
@@ -47,28 +37,37 @@ const readAll = (registry: StoreRegistry["Type"], now: number): Effect.Effect<Ei
     Effect.catchAll((e) => Effect.succeed(Either.left(errorText(e))))
   )
 
-export const WebhookSecretsLive = Layer.effect(WebhookSecrets, Effect.gen(function*() {
-  const registry = yield* StoreRegistry
-  const held = yield* Ref.make<Snapshot | undefined>(undefined)
-  // One read at a time: deliveries arriving together when the snapshot expires wait for one read, not make many.
-  const reading = yield* Effect.makeSemaphore(1)
-  const current = (maxAge: number) =>
-    Effect.map(Effect.all([Ref.get(held), Clock.currentTimeMillis]), ([snapshot, now]) =>
-      snapshot !== undefined && now - snapshot.readAt < maxAge ? snapshot : undefined)
-  /** The registry as read under `maxAge` ago, or read now; Left: why it could not be read (not kept: the next delivery tries again). */
-  const snapshot = (maxAge: number) =>
-    Effect.flatMap(current(maxAge), (fresh) =>
-      fresh !== undefined ? Effect.succeed(Either.right<Snapshot>(fresh)) : reading.withPermits(1)(Effect.gen(function*() {
-        const again = yield* current(maxAge)
-        if (again !== undefined) return Either.right<Snapshot>(again)
-        const read = yield* readAll(registry, yield* Clock.currentTimeMillis)
-        if (Either.isRight(read)) yield* Ref.set(held, read.right)
-        return read
-      })))
-  const lookup = (storeId: string, miss: boolean) =>
-    Effect.map(snapshot(miss ? MISS_GAP_MS : FRESH_MS), Either.match({
-      onLeft: (reason): StoreSecret => ({ _tag: "Unreadable", reason }),
-      onRight: (read) => read.stores.get(storeId) ?? UNKNOWN
-    }))
-  return WebhookSecrets.of({ lookup })
-}))
+/**
+ * The registered stores' webhook secrets, opened with the master key. The whole registry is read in one query and
+ * kept FRESH_MS, so unknown ids are answered from it too: a flood of random store ids costs one registry read per
+ * FRESH_MS, not one per id. `lookup` with `miss` (the held secret refused a signature) reads again unless the last
+ * read is under MISS_GAP_MS old, so a store removed and added with a new secret is taken at its next delivery.
+ */
+export class WebhookSecrets extends Effect.Service<WebhookSecrets>()("shopsync/WebhookSecrets", {
+  effect: Effect.gen(function*() {
+    const registry = yield* StoreRegistry
+    const held = yield* Ref.make<Snapshot | undefined>(undefined)
+    // One read at a time: deliveries arriving together when the snapshot expires wait for one read, not make many.
+    const reading = yield* Effect.makeSemaphore(1)
+    const current = (maxAge: number) =>
+      Effect.map(Effect.all([Ref.get(held), Clock.currentTimeMillis]), ([snapshot, now]) =>
+        snapshot !== undefined && now - snapshot.readAt < maxAge ? snapshot : undefined)
+    /** The registry as read under `maxAge` ago, or read now; Left: why it could not be read (not kept: the next delivery tries again). */
+    const snapshot = (maxAge: number) =>
+      Effect.flatMap(current(maxAge), (fresh) =>
+        fresh !== undefined ? Effect.succeed(Either.right<Snapshot>(fresh)) : reading.withPermits(1)(Effect.gen(function*() {
+          const again = yield* current(maxAge)
+          if (again !== undefined) return Either.right<Snapshot>(again)
+          const read = yield* readAll(registry, yield* Clock.currentTimeMillis)
+          if (Either.isRight(read)) yield* Ref.set(held, read.right)
+          return read
+        })))
+    const lookup = (storeId: string, miss: boolean) =>
+      Effect.map(snapshot(miss ? MISS_GAP_MS : FRESH_MS), Either.match({
+        onLeft: (reason): StoreSecret => ({ _tag: "Unreadable", reason }),
+        onRight: (read) => read.stores.get(storeId) ?? UNKNOWN
+      }))
+    return { lookup }
+  }),
+  dependencies: [StoreRegistry.Default]
+}) {}

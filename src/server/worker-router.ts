@@ -52,7 +52,7 @@ const UNREGISTERED = "(unregistered)"
  * fresh read. An unregistered id is answered as a wrong signature (same status, body, headers, and its body read the
  * same way) from the registry as last read: no read of its own, so random ids cost nothing.
  */
-const target = (secrets: WebhookSecrets["Type"]) => (id: string | undefined): Effect.Effect<DeliveryTarget | Refused> =>
+const target = (secrets: WebhookSecrets) => (id: string | undefined): Effect.Effect<DeliveryTarget | Refused> =>
   Effect.gen(function*() {
     if (id === undefined) {
       return { _tag: "Refused", status: 404, cause: "wrong_url", error: "a worker takes deliveries at /webhooks/store/<store_id>, for every registered store", countedAs: UNREGISTERED } satisfies Refused

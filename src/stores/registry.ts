@@ -1,8 +1,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as SqlSchema from "@effect/sql/SqlSchema"
-import { Context, Data, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
-import { type KeyProblem, type MasterKeyWrong, SecretBox, SecretBoxLive } from "./secret-box.js"
+import { Data, Effect, Option, Redacted, Schema } from "effect"
+import { type KeyProblem, SecretBox } from "./secret-box.js"
 
 /** A registered store as `stores list` shows it: everything but its keys. */
 export const StoreListing = Schema.Struct({
@@ -112,167 +112,159 @@ const LISTED = `store_id AS "storeId", api_url AS "apiUrl", enabled, (extract(ep
 const SEALED = `consumer_key AS "consumerKey", consumer_secret AS "consumerSecret", webhook_secret AS "webhookSecret",
   marketing_client_id AS "marketingClientId", marketing_client_secret AS "marketingClientSecret"`
 
-/** The registry of stores (sync.store_registry, migration 014); secrets are sealed and opened by SecretBox. */
-export class StoreRegistry extends Context.Tag("StoreRegistry")<StoreRegistry, {
-  /** Registers a store, its secrets sealed under the master key. */
-  readonly add: (store: NewStore) => Effect.Effect<void, StoreAlreadyRegistered | KeyProblem | SqlError>
-  /** Every registered store, by store id, without secrets (needs no master key). */
-  readonly list: Effect.Effect<ReadonlyArray<StoreListing>, SqlError>
-  /** One store with its secrets opened: a wrong master key fails here, before anything is sent to the store. */
-  readonly get: (storeId: string) => Effect.Effect<RegisteredStore, StoreNotRegistered | KeyProblem | MasterKeyWrong | SqlError>
-  /**
-   * Every registered store's webhook secret, opened (None: registered without one; a Left: this one could not be
-   * opened), read in one query so that the webhook intake knows the whole registry, unknown ids included.
-   */
-  readonly webhookSecrets: Effect.Effect<ReadonlyMap<string, Either.Either<Option.Option<Redacted.Redacted<string>>, KeyProblem | MasterKeyWrong>>, SqlError>
-  /** Deletes the registry row only: the store's warehouse rows stay. */
-  readonly remove: (storeId: string) => Effect.Effect<void, StoreNotRegistered | SqlError>
-  /** Changes what `changes` names, secrets sealed anew; the schedule takes a new interval at its next tick. */
-  readonly update: (storeId: string, changes: StoreChanges) => Effect.Effect<void, StoreNotRegistered | KeyProblem | SqlError>
-  /** Pause (false) or resume (true) the store's scheduled syncs. */
-  readonly setEnabled: (storeId: string, enabled: boolean) => Effect.Effect<void, StoreNotRegistered | SqlError>
-  /**
-   * Reseals every secret the retiring key (SHOPSYNC_PREVIOUS_MASTER_KEY) sealed under the master key, in one
-   * transaction: a value no key of the ring opens fails it whole, leaving every row as it was.
-   */
-  readonly rotate: Effect.Effect<Rotation, KeyProblem | MasterKeyWrong | SqlError>
-  /** A sync or backfill of the store succeeded; `runner` ran it (None: a command on its own). */
-  readonly recordSuccess: (storeId: string, runner: Option.Option<string>) => Effect.Effect<void, SqlError>
-  /** A sync or backfill of the store failed with `error` (one line, no secret). */
-  readonly recordFailure: (storeId: string, error: string, runner: Option.Option<string>) => Effect.Effect<void, SqlError>
-}>() {}
-
-const make = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  const box = yield* SecretBox
-  const listed = sql.unsafe(`SELECT ${LISTED} FROM sync.store_registry`)
-  const list = SqlSchema.findAll({ Request: Schema.Void, Result: StoreListing, execute: () => sql`${listed} ORDER BY store_id` })(undefined)
-  const one = SqlSchema.findOne({
-    Request: Schema.String,
-    Result: Schema.extend(StoreListing, Sealed),
-    execute: (id) => sql`SELECT ${sql.unsafe(LISTED)}, ${sql.unsafe(SEALED)} FROM sync.store_registry WHERE store_id = ${id}`
-  })
-  /** Whether a statement's RETURNING gave a row: false means no such store. */
-  const touched = (storeId: string, statement: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
-    Effect.flatMap(statement, (rows) => rows.length > 0 ? Effect.void : Effect.fail(new StoreNotRegistered({ storeId })))
-
-  const open = (storeId: string, field: string, value: Uint8Array) => box.open({ storeId, field }, value)
-  const openOption = (storeId: string, field: string, value: Uint8Array | null) =>
-    value === null ? Effect.succeed(Option.none()) : Effect.map(open(storeId, field, value), Option.some)
-
-  const add = (store: NewStore) =>
-    Effect.gen(function*() {
-      const place = (field: string) => ({ storeId: store.storeId, field })
-      const consumerSecret = yield* box.seal(place("consumer_secret"), store.consumerSecret)
-      const webhookSecret = Option.isSome(store.webhookSecret) ? yield* box.seal(place("webhook_secret"), store.webhookSecret.value) : null
-      const m = Option.getOrUndefined(store.marketing)
-      const marketingSecret = m === undefined ? null : yield* box.seal(place("marketing_client_secret"), m.clientSecret)
-      const inserted = yield* SqlSchema.findAll({ Request: Schema.Void, Result: Found, execute: () =>
-        sql`INSERT INTO sync.store_registry (store_id, api_url, consumer_key, consumer_secret, every, webhook_secret,
-              marketing_url, marketing_client_id, marketing_client_secret)
-            VALUES (${store.storeId}, ${store.apiUrl}, ${store.consumerKey}, ${consumerSecret},
-              make_interval(secs => ${store.everyMs / 1000}), ${webhookSecret}, ${m?.url ?? null},
-              ${m === undefined ? null : Redacted.value(m.clientId)}, ${marketingSecret})
-            ON CONFLICT (store_id) DO NOTHING RETURNING true AS found` })(undefined)
-      if (inserted.length === 0) return yield* new StoreAlreadyRegistered({ storeId: store.storeId })
+/**
+ * The registry of stores (sync.store_registry, migration 014); secrets are sealed and opened by SecretBox (the master
+ * key is read when first needed).
+ */
+export class StoreRegistry extends Effect.Service<StoreRegistry>()("shopsync/StoreRegistry", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const box = yield* SecretBox
+    const listed = sql.unsafe(`SELECT ${LISTED} FROM sync.store_registry`)
+    const list = SqlSchema.findAll({ Request: Schema.Void, Result: StoreListing, execute: () => sql`${listed} ORDER BY store_id` })(undefined)
+    const one = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: Schema.extend(StoreListing, Sealed),
+      execute: (id) => sql`SELECT ${sql.unsafe(LISTED)}, ${sql.unsafe(SEALED)} FROM sync.store_registry WHERE store_id = ${id}`
     })
+    /** Whether a statement's RETURNING gave a row: false means no such store. */
+    const touched = (storeId: string, statement: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
+      Effect.flatMap(statement, (rows) => rows.length > 0 ? Effect.void : Effect.fail(new StoreNotRegistered({ storeId })))
 
-  const update = (storeId: string, c: StoreChanges) =>
-    Effect.gen(function*() {
-      const seal = (field: string, secret: Option.Option<Redacted.Redacted<string>>) =>
-        Option.match(secret, { onNone: () => Effect.succeed(null), onSome: (value) => box.seal({ storeId, field }, value) })
-      const consumerSecret = yield* seal("consumer_secret", c.consumerSecret)
-      const webhookSecret = yield* seal("webhook_secret", c.webhookSecret)
-      const m = Option.getOrUndefined(c.marketing)
-      const marketingSecret = yield* seal("marketing_client_secret", Option.map(c.marketing, (x) => x.clientSecret))
-      const seconds = Option.getOrNull(Option.map(c.everyMs, (ms) => ms / 1000))
-      yield* touched(storeId, sql`UPDATE sync.store_registry SET
-          api_url = COALESCE(${Option.getOrNull(c.apiUrl)}, api_url),
-          consumer_key = COALESCE(${Option.getOrNull(c.consumerKey)}, consumer_key),
-          consumer_secret = COALESCE(${consumerSecret}, consumer_secret),
-          every = COALESCE(make_interval(secs => ${seconds}::float8), every),
-          webhook_secret = COALESCE(${webhookSecret}, webhook_secret),
-          marketing_url = COALESCE(${m?.url ?? null}, marketing_url),
-          marketing_client_id = COALESCE(${m === undefined ? null : Redacted.value(m.clientId)}, marketing_client_id),
-          marketing_client_secret = COALESCE(${marketingSecret}, marketing_client_secret),
-          updated_at = now()
-        WHERE store_id = ${storeId} RETURNING store_id`)
+    const open = (storeId: string, field: string, value: Uint8Array) => box.open({ storeId, field }, value)
+    const openOption = (storeId: string, field: string, value: Uint8Array | null) =>
+      value === null ? Effect.succeed(Option.none()) : Effect.map(open(storeId, field, value), Option.some)
+
+    const add = (store: NewStore) =>
+      Effect.gen(function*() {
+        const place = (field: string) => ({ storeId: store.storeId, field })
+        const consumerSecret = yield* box.seal(place("consumer_secret"), store.consumerSecret)
+        const webhookSecret = Option.isSome(store.webhookSecret) ? yield* box.seal(place("webhook_secret"), store.webhookSecret.value) : null
+        const m = Option.getOrUndefined(store.marketing)
+        const marketingSecret = m === undefined ? null : yield* box.seal(place("marketing_client_secret"), m.clientSecret)
+        const inserted = yield* SqlSchema.findAll({ Request: Schema.Void, Result: Found, execute: () =>
+          sql`INSERT INTO sync.store_registry (store_id, api_url, consumer_key, consumer_secret, every, webhook_secret,
+                marketing_url, marketing_client_id, marketing_client_secret)
+              VALUES (${store.storeId}, ${store.apiUrl}, ${store.consumerKey}, ${consumerSecret},
+                make_interval(secs => ${store.everyMs / 1000}), ${webhookSecret}, ${m?.url ?? null},
+                ${m === undefined ? null : Redacted.value(m.clientId)}, ${marketingSecret})
+              ON CONFLICT (store_id) DO NOTHING RETURNING true AS found` })(undefined)
+        if (inserted.length === 0) return yield* new StoreAlreadyRegistered({ storeId: store.storeId })
+      })
+
+    const update = (storeId: string, c: StoreChanges) =>
+      Effect.gen(function*() {
+        const seal = (field: string, secret: Option.Option<Redacted.Redacted<string>>) =>
+          Option.match(secret, { onNone: () => Effect.succeed(null), onSome: (value) => box.seal({ storeId, field }, value) })
+        const consumerSecret = yield* seal("consumer_secret", c.consumerSecret)
+        const webhookSecret = yield* seal("webhook_secret", c.webhookSecret)
+        const m = Option.getOrUndefined(c.marketing)
+        const marketingSecret = yield* seal("marketing_client_secret", Option.map(c.marketing, (x) => x.clientSecret))
+        const seconds = Option.getOrNull(Option.map(c.everyMs, (ms) => ms / 1000))
+        yield* touched(storeId, sql`UPDATE sync.store_registry SET
+            api_url = COALESCE(${Option.getOrNull(c.apiUrl)}, api_url),
+            consumer_key = COALESCE(${Option.getOrNull(c.consumerKey)}, consumer_key),
+            consumer_secret = COALESCE(${consumerSecret}, consumer_secret),
+            every = COALESCE(make_interval(secs => ${seconds}::float8), every),
+            webhook_secret = COALESCE(${webhookSecret}, webhook_secret),
+            marketing_url = COALESCE(${m?.url ?? null}, marketing_url),
+            marketing_client_id = COALESCE(${m === undefined ? null : Redacted.value(m.clientId)}, marketing_client_id),
+            marketing_client_secret = COALESCE(${marketingSecret}, marketing_client_secret),
+            updated_at = now()
+          WHERE store_id = ${storeId} RETURNING store_id`)
+      })
+
+    const get = (storeId: string) =>
+      Effect.gen(function*() {
+        const found = yield* one(storeId)
+        if (Option.isNone(found)) return yield* new StoreNotRegistered({ storeId })
+        const { consumerKey, consumerSecret, webhookSecret, marketingClientId, marketingClientSecret, ...shown } = found.value
+        const clientSecret = yield* openOption(storeId, "marketing_client_secret", marketingClientSecret)
+        const marketing = Option.all({ url: Option.fromNullable(shown.marketingUrl), clientId: Option.fromNullable(marketingClientId), clientSecret })
+        return {
+          ...shown,
+          consumerKey: Redacted.make(consumerKey),
+          consumerSecret: yield* open(storeId, "consumer_secret", consumerSecret),
+          webhookSecret: yield* openOption(storeId, "webhook_secret", webhookSecret),
+          marketing: Option.map(marketing, (x) => ({ ...x, clientId: Redacted.make(x.clientId) }))
+        } satisfies RegisteredStore
+      }).pipe(Effect.catchTag("ParseError", Effect.die))
+
+    const hookSecrets = SqlSchema.findAll({
+      Request: Schema.Void,
+      Result: Schema.Struct({ storeId: Schema.String, webhookSecret: Schema.NullOr(Schema.Uint8ArrayFromSelf) }),
+      execute: () => sql`SELECT store_id AS "storeId", webhook_secret AS "webhookSecret" FROM sync.store_registry`
     })
-
-  const get = (storeId: string) =>
-    Effect.gen(function*() {
-      const found = yield* one(storeId)
-      if (Option.isNone(found)) return yield* new StoreNotRegistered({ storeId })
-      const { consumerKey, consumerSecret, webhookSecret, marketingClientId, marketingClientSecret, ...shown } = found.value
-      const clientSecret = yield* openOption(storeId, "marketing_client_secret", marketingClientSecret)
-      const marketing = Option.all({ url: Option.fromNullable(shown.marketingUrl), clientId: Option.fromNullable(marketingClientId), clientSecret })
-      return {
-        ...shown,
-        consumerKey: Redacted.make(consumerKey),
-        consumerSecret: yield* open(storeId, "consumer_secret", consumerSecret),
-        webhookSecret: yield* openOption(storeId, "webhook_secret", webhookSecret),
-        marketing: Option.map(marketing, (x) => ({ ...x, clientId: Redacted.make(x.clientId) }))
-      } satisfies RegisteredStore
+    const webhookSecrets = Effect.gen(function*() {
+      const rows = yield* hookSecrets(undefined)
+      const opened = yield* Effect.forEach(rows, (row) => Effect.either(openOption(row.storeId, "webhook_secret", row.webhookSecret)))
+      return new Map(rows.map((row, i) => [row.storeId, opened[i]!]))
     }).pipe(Effect.catchTag("ParseError", Effect.die))
 
-  const hookSecrets = SqlSchema.findAll({
-    Request: Schema.Void,
-    Result: Schema.Struct({ storeId: Schema.String, webhookSecret: Schema.NullOr(Schema.Uint8ArrayFromSelf) }),
-    execute: () => sql`SELECT store_id AS "storeId", webhook_secret AS "webhookSecret" FROM sync.store_registry`
-  })
-  const webhookSecrets = Effect.gen(function*() {
-    const rows = yield* hookSecrets(undefined)
-    const opened = yield* Effect.forEach(rows, (row) => Effect.either(openOption(row.storeId, "webhook_secret", row.webhookSecret)))
-    return new Map(rows.map((row, i) => [row.storeId, opened[i]!]))
-  }).pipe(Effect.catchTag("ParseError", Effect.die))
+    const rotateRow = (row: typeof SealedRow.Type) =>
+      Effect.gen(function*() {
+        let secrets = 0
+        let resealed = 0
+        for (const column of SEALED_COLUMNS) {
+          const value = row[column]
+          if (value === null) continue
+          secrets++
+          const fresh = yield* box.reseal({ storeId: row.store_id, field: column }, value)
+          if (Option.isNone(fresh)) continue
+          resealed++
+          yield* sql`UPDATE sync.store_registry SET ${sql(column)} = ${fresh.value}, updated_at = now() WHERE store_id = ${row.store_id}`
+        }
+        return { secrets, resealed }
+      })
 
-  const rotateRow = (row: typeof SealedRow.Type) =>
-    Effect.gen(function*() {
+    const rotate = sql.withTransaction(Effect.gen(function*() {
+      const rows = yield* SqlSchema.findAll({ Request: Schema.Void, Result: SealedRow, execute: () =>
+        sql`SELECT store_id, ${sql.unsafe(SEALED_COLUMNS.join(", "))} FROM sync.store_registry ORDER BY store_id FOR UPDATE` })(undefined)
       let secrets = 0
       let resealed = 0
-      for (const column of SEALED_COLUMNS) {
-        const value = row[column]
-        if (value === null) continue
-        secrets++
-        const fresh = yield* box.reseal({ storeId: row.store_id, field: column }, value)
-        if (Option.isNone(fresh)) continue
-        resealed++
-        yield* sql`UPDATE sync.store_registry SET ${sql(column)} = ${fresh.value}, updated_at = now() WHERE store_id = ${row.store_id}`
+      for (const row of rows) {
+        const done = yield* rotateRow(row)
+        secrets += done.secrets
+        resealed += done.resealed
       }
-      return { secrets, resealed }
-    })
+      return { stores: rows.length, secrets, resealed } satisfies Rotation
+    })).pipe(Effect.catchTag("ParseError", Effect.die))
 
-  const rotate = sql.withTransaction(Effect.gen(function*() {
-    const rows = yield* SqlSchema.findAll({ Request: Schema.Void, Result: SealedRow, execute: () =>
-      sql`SELECT store_id, ${sql.unsafe(SEALED_COLUMNS.join(", "))} FROM sync.store_registry ORDER BY store_id FOR UPDATE` })(undefined)
-    let secrets = 0
-    let resealed = 0
-    for (const row of rows) {
-      const done = yield* rotateRow(row)
-      secrets += done.secrets
-      resealed += done.resealed
+    return {
+      /** Registers a store, its secrets sealed under the master key. */
+      add: (store: NewStore): Effect.Effect<void, StoreAlreadyRegistered | KeyProblem | SqlError> =>
+        add(store).pipe(Effect.catchTag("ParseError", Effect.die)),
+      /** Every registered store, by store id, without secrets (needs no master key). */
+      list: list.pipe(Effect.catchTag("ParseError", Effect.die)),
+      /** One store with its secrets opened: a wrong master key fails here, before anything is sent to the store. */
+      get,
+      /**
+       * Every registered store's webhook secret, opened (None: registered without one; a Left: this one could not be
+       * opened), read in one query so that the webhook intake knows the whole registry, unknown ids included.
+       */
+      webhookSecrets,
+      /** Deletes the registry row only: the store's warehouse rows stay. */
+      remove: (storeId: string): Effect.Effect<void, StoreNotRegistered | SqlError> =>
+        touched(storeId, sql`DELETE FROM sync.store_registry WHERE store_id = ${storeId} RETURNING store_id`),
+      /** Changes what `changes` names, secrets sealed anew; the schedule takes a new interval at its next tick. */
+      update,
+      /** Pause (false) or resume (true) the store's scheduled syncs. */
+      setEnabled: (storeId: string, enabled: boolean): Effect.Effect<void, StoreNotRegistered | SqlError> =>
+        touched(storeId, sql`UPDATE sync.store_registry SET enabled = ${enabled}, updated_at = now() WHERE store_id = ${storeId} RETURNING store_id`),
+      /**
+       * Reseals every secret the retiring key (SHOPSYNC_PREVIOUS_MASTER_KEY) sealed under the master key, in one
+       * transaction: a value no key of the ring opens fails it whole, leaving every row as it was.
+       */
+      rotate,
+      /** A sync or backfill of the store succeeded; `runner` ran it (None: a command on its own). */
+      recordSuccess: (storeId: string, runner: Option.Option<string>): Effect.Effect<void, SqlError> =>
+        sql`UPDATE sync.store_registry SET last_success_at = now(), last_error = NULL, last_error_at = NULL,
+              runner = ${Option.getOrNull(runner)} WHERE store_id = ${storeId}`.pipe(Effect.asVoid),
+      /** A sync or backfill of the store failed with `error` (one line, no secret). */
+      recordFailure: (storeId: string, error: string, runner: Option.Option<string>): Effect.Effect<void, SqlError> =>
+        sql`UPDATE sync.store_registry SET last_error = ${error}, last_error_at = now(), runner = ${Option.getOrNull(runner)}
+            WHERE store_id = ${storeId}`.pipe(Effect.asVoid)
     }
-    return { stores: rows.length, secrets, resealed } satisfies Rotation
-  })).pipe(Effect.catchTag("ParseError", Effect.die))
-
-  return StoreRegistry.of({
-    rotate,
-    add: (store) => add(store).pipe(Effect.catchTag("ParseError", Effect.die)),
-    list: list.pipe(Effect.catchTag("ParseError", Effect.die)),
-    get,
-    webhookSecrets,
-    remove: (storeId) => touched(storeId, sql`DELETE FROM sync.store_registry WHERE store_id = ${storeId} RETURNING store_id`),
-    update,
-    setEnabled: (storeId, enabled) =>
-      touched(storeId, sql`UPDATE sync.store_registry SET enabled = ${enabled}, updated_at = now() WHERE store_id = ${storeId} RETURNING store_id`),
-    recordSuccess: (storeId, runner) =>
-      sql`UPDATE sync.store_registry SET last_success_at = now(), last_error = NULL, last_error_at = NULL,
-            runner = ${Option.getOrNull(runner)} WHERE store_id = ${storeId}`.pipe(Effect.asVoid),
-    recordFailure: (storeId, error, runner) =>
-      sql`UPDATE sync.store_registry SET last_error = ${error}, last_error_at = now(), runner = ${Option.getOrNull(runner)}
-          WHERE store_id = ${storeId}`.pipe(Effect.asVoid)
-  })
-})
-
-/** The registry over the warehouse's SqlClient, with its SecretBox (the master key is read when first needed). */
-export const StoreRegistryLive = Layer.effect(StoreRegistry, make).pipe(Layer.provide(SecretBoxLive))
+  }),
+  dependencies: [SecretBox.Default]
+}) {}

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto"
-import { type ConfigError, Context, Data, Effect, Layer, Option, Redacted } from "effect"
+import { type ConfigError, Data, Effect, Option, Redacted } from "effect"
 import { type KeyRing, loadKeyRing, type MasterKey, type MasterKeyFileInvalid, type MasterKeyMissing } from "./master-key.js"
 
 /**
@@ -75,20 +75,15 @@ export const openWithRing = (ring: KeyRing, place: SecretPlace, sealed: Uint8Arr
   )
 
 /** Seals and opens the registry's secrets under the master key ring, loaded when first needed (listing needs none). */
-export class SecretBox extends Context.Tag("SecretBox")<SecretBox, {
-  readonly seal: (place: SecretPlace, secret: Redacted.Redacted<string>) => Effect.Effect<Uint8Array, KeyProblem>
-  readonly open: (place: SecretPlace, sealed: Uint8Array) => Effect.Effect<Redacted.Redacted<string>, KeyProblem | MasterKeyWrong>
-  /** The value sealed under the current key, or None when it already is. */
-  readonly reseal: (place: SecretPlace, sealed: Uint8Array) => Effect.Effect<Option.Option<Uint8Array>, KeyProblem | MasterKeyWrong>
-}>() {}
-
-export const SecretBoxLive = Layer.effect(
-  SecretBox,
-  Effect.map(Effect.cached(loadKeyRing("reading or writing a registered store's secrets")), (ring) => ({
-    seal: (place, secret) => Effect.map(ring, (r) => seal(r.current, place, secret)),
-    open: (place, sealed) => Effect.flatMap(ring, (r) => Effect.map(openWithRing(r, place, sealed), (o) => o.secret)),
-    reseal: (place, sealed) =>
+export class SecretBox extends Effect.Service<SecretBox>()("shopsync/SecretBox", {
+  effect: Effect.map(Effect.cached(loadKeyRing("reading or writing a registered store's secrets")), (ring) => ({
+    seal: (place: SecretPlace, secret: Redacted.Redacted<string>): Effect.Effect<Uint8Array, KeyProblem> =>
+      Effect.map(ring, (r) => seal(r.current, place, secret)),
+    open: (place: SecretPlace, sealed: Uint8Array): Effect.Effect<Redacted.Redacted<string>, KeyProblem | MasterKeyWrong> =>
+      Effect.flatMap(ring, (r) => Effect.map(openWithRing(r, place, sealed), (o) => o.secret)),
+    /** The value sealed under the current key, or None when it already is. */
+    reseal: (place: SecretPlace, sealed: Uint8Array): Effect.Effect<Option.Option<Uint8Array>, KeyProblem | MasterKeyWrong> =>
       Effect.flatMap(ring, (r) =>
         Effect.map(openWithRing(r, place, sealed), (o) => o.underPrevious ? Option.some(seal(r.current, place, o.secret)) : Option.none()))
   }))
-)
+}) {}

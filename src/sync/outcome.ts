@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, LogLevel, Option, Ref } from "effect"
+import { Effect, LogLevel, Option, Ref } from "effect"
 
 /** How a run ended, in its summary log line and in sync.runs.outcome. */
 export type RunOutcome = "succeeded" | "partial_failure" | "failed" | "skipped_locked" | "interrupted"
@@ -10,19 +10,12 @@ export const INTERRUPT = Symbol("interrupt")
  * The failures (and the interrupt) whose outcome line is already logged (a run's summary line, the push's), so
  * that the command's own outcome line does not repeat them: a monitor counts one error line per failure.
  */
-export class Outcomes extends Context.Tag("shopsync/Outcomes")<Outcomes, {
-  readonly note: (covered: unknown) => Effect.Effect<void>
-  readonly logged: (failure: unknown) => Effect.Effect<boolean>
-}>() {}
-
-export const OutcomesLive = Layer.effect(
-  Outcomes,
-  Effect.map(Ref.make<ReadonlySet<unknown>>(new Set()), (seen) =>
-    Outcomes.of({
-      note: (covered) => Ref.update(seen, (s) => new Set([...s, covered])),
-      logged: (failure) => Effect.map(Ref.get(seen), (s) => s.has(failure))
-    }))
-)
+export class Outcomes extends Effect.Service<Outcomes>()("shopsync/Outcomes", {
+  effect: Effect.map(Ref.make<ReadonlySet<unknown>>(new Set()), (seen) => ({
+    note: (covered: unknown): Effect.Effect<void> => Ref.update(seen, (s) => new Set([...s, covered])),
+    logged: (failure: unknown): Effect.Effect<boolean> => Effect.map(Ref.get(seen), (s) => s.has(failure))
+  }))
+}) {}
 
 const LEVELS = { error: LogLevel.Error, warning: LogLevel.Warning, info: LogLevel.Info } as const
 

@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Cause, Clock, Context, Effect, Exit, Layer, Option, Ref, Schema, type Scope } from "effect"
+import { Cause, Clock, Effect, Exit, Option, Ref, Schema, type Scope } from "effect"
+import { CurrentStore } from "../warehouse/current-store.js"
 import { retryConnection } from "../warehouse/reconnect.js"
 import { type Drift, errorText, type RunSummary, streamOutcome, SyncFailed } from "./errors.js"
 import { INTERRUPT, logOutcome, type RunOutcome } from "./outcome.js"
@@ -28,31 +29,6 @@ const INTERRUPTED = "interrupted: the process was stopped before the run finishe
 
 export const KnownStore = Schema.Struct({ store: Schema.String, last_started: Schema.String })
 export type KnownStore = typeof KnownStore.Type
-
-/** One store's sync.runs: a row per sync or backfill, from start to outcome. */
-export class Runs extends Context.Tag("shopsync/Runs")<Runs, {
-  /**
-   * Records a run for the scope's lifetime: its end (succeeded, partial_failure, failed with the error, or
-   * interrupted by a signal) is written, and logged as the run's summary line, from the scope's exit, whatever
-   * ends it. When the caller is alone, runs left 'running' by a process that died are marked interrupted first.
-   */
-  readonly begin: (
-    command: string,
-    streams: ReadonlyArray<string>,
-    requests: Effect.Effect<number>,
-    /** No other run of the store is alive (the caller holds both its locks): runs left 'running' died. */
-    alone: boolean
-  ) => Effect.Effect<Run, SqlError, Scope.Scope>
-  /**
-   * Records and logs a run that did nothing because another one held the store's lock (`failure` says so; the
-   * line covers it). Its row is 'skipped', finished as it starts: it never counts as a run left running.
-   */
-  readonly skipped: (command: string, streams: ReadonlyArray<string>, failure: Error) => Effect.Effect<void>
-  /** Every store the warehouse holds runs of (whatever the store configured), with its last run's start. */
-  readonly stores: Effect.Effect<ReadonlyArray<KnownStore>, SqlError>
-  /** The last runs, newest first, with the full error text. */
-  readonly recent: (limit: number) => Effect.Effect<ReadonlyArray<RecentRun>, SqlError>
-}>() {}
 
 interface Ended {
   readonly status: "succeeded" | "failed"
@@ -113,8 +89,10 @@ const logEnd = (id: number, command: string, end: Ended, figures: { rows: number
   }
 }
 
-export const makeRuns = (storeId: string) =>
-  Effect.gen(function*() {
+/** One store's sync.runs: a row per sync or backfill, from start to outcome. */
+export class Runs extends Effect.Service<Runs>()("shopsync/Runs", {
+  effect: Effect.gen(function*() {
+    const { storeId } = yield* CurrentStore
     const sql = yield* SqlClient.SqlClient
     const start = (command: string, streams: ReadonlyArray<string>, alone: boolean) =>
       Effect.gen(function*() {
@@ -142,12 +120,27 @@ export const makeRuns = (storeId: string) =>
         )
         yield* logEnd(run.id, run.command, end, figures)
       })
-    return Runs.of({
-      begin: (command, streams, requests, alone) =>
+    return {
+      /**
+       * Records a run for the scope's lifetime: its end (succeeded, partial_failure, failed with the error, or
+       * interrupted by a signal) is written, and logged as the run's summary line, from the scope's exit, whatever
+       * ends it. When the caller is alone, runs left 'running' by a process that died are marked interrupted first.
+       */
+      begin: (
+        command: string,
+        streams: ReadonlyArray<string>,
+        requests: Effect.Effect<number>,
+        /** No other run of the store is alive (the caller holds both its locks): runs left 'running' died. */
+        alone: boolean
+      ): Effect.Effect<Run, SqlError, Scope.Scope> =>
         Effect.acquireRelease(start(command, streams, alone), (run, exit) => finish(run, exit, requests)).pipe(
           Effect.map((run): Run => ({ id: run.id, addRows: (n) => Ref.update(run.rows, (r) => r + n) }))
         ),
-      skipped: (command, streams, failure) =>
+      /**
+       * Records and logs a run that did nothing because another one held the store's lock (`failure` says so; the
+       * line covers it). Its row is 'skipped', finished as it starts: it never counts as a run left running.
+       */
+      skipped: (command: string, streams: ReadonlyArray<string>, failure: Error): Effect.Effect<void> =>
         Effect.gen(function*() {
           const inserted = yield* sql<{ id: string }>`
             INSERT INTO sync.runs (store_id, command, streams, finished_at, status, outcome, error)
@@ -159,11 +152,13 @@ export const makeRuns = (storeId: string) =>
             run: inserted, command, outcome: "skipped_locked", rows: 0, requests: 0, seconds: 0, failed_streams: [], error: failure.message
           }, failure)
         }),
+      /** Every store the warehouse holds runs of (whatever the store configured), with its last run's start. */
       stores: sql`
         SELECT store_id AS store, to_char(max(started_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS last_started
         FROM sync.runs GROUP BY store_id ORDER BY max(started_at) DESC`.pipe(
         Effect.flatMap(Schema.decodeUnknown(Schema.Array(KnownStore))), Effect.orDie),
-      recent: (limit) =>
+      /** The last runs, newest first, with the full error text. */
+      recent: (limit: number): Effect.Effect<ReadonlyArray<RecentRun>, SqlError> =>
         sql`
           SELECT id::text AS run, command, status, coalesce(outcome, status) AS outcome,
                  to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS started,
@@ -171,7 +166,6 @@ export const makeRuns = (storeId: string) =>
                  rows::text, requests::text, coalesce(error, '') AS error
           FROM sync.runs WHERE store_id = ${storeId} ORDER BY started_at DESC, id DESC LIMIT ${limit}`.pipe(
           Effect.flatMap(Schema.decodeUnknown(Schema.Array(RecentRun))), Effect.orDie)
-    })
+    }
   })
-
-export const RunsLive = (storeId: string) => Layer.effect(Runs, makeRuns(storeId))
+}) {}

@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
+import { CurrentStore } from "../warehouse/current-store.js"
 import { fenced, retryInRun } from "../warehouse/lease.js"
 import type { Cursor } from "./cursor.js"
 
@@ -60,64 +61,29 @@ const toState = (rows: ReadonlyArray<typeof StateRow.Type>): StreamState => {
   }
 }
 
-/**
- * One store's sync.state: each stream's cursor and details, moved only together with the rows they
- * cover (the caller's transaction), and what its last run did.
- */
-export class SyncState extends Context.Tag("shopsync/SyncState")<SyncState, {
-  readonly read: (stream: string) => Effect.Effect<StreamState, SqlError>
-  /** The state, locked until the transaction ends: concurrent slices checkpoint one at a time, each on the others' progress. */
-  readonly lock: (stream: string) => Effect.Effect<StreamState, SqlError>
-  /** Moves the cursor, adds the rows loaded; `details` replaces the stored ones when given. */
-  readonly checkpoint: (stream: string, cursor: Cursor | null, rows: number, details?: unknown) => Effect.Effect<void, SqlError>
-  readonly started: (stream: string, runId: number) => Effect.Effect<void, SqlError>
-  /** The outcome of a stream's run: its rows, its error (null on success). */
-  readonly finished: (stream: string, rows: number, error: string | null) => Effect.Effect<void, SqlError>
-  /** Whether a full pass of `stream` is due at `upper`: never done, or `hours` ago (0: every run). */
-  readonly fullPassDue: (stream: string, hours: number, upper: number) => Effect.Effect<boolean, SqlError>
-  readonly fullPassDone: (stream: string, upper: number) => Effect.Effect<void, SqlError>
-  /** Every stream's state for `status`; `tables` names the table whose live rows count for each stream. */
-  readonly status: (tables: Readonly<Record<string, string>>) => Effect.Effect<ReadonlyArray<StreamStatus>, SqlError>
-  /** Whether and when a run of `stream` is due: its last complete run, and why the store may not serve it. */
-  readonly standing: (stream: string) => Effect.Effect<Standing, SqlError>
-  /** The store does not serve `stream` (or not to this key): why, and when that was seen. */
-  readonly markUnavailable: (stream: string, why: Unavailable) => Effect.Effect<void, SqlError>
-  /** `stream` ran to the end as of `upper` (the store's clock): it is served, and refreshed then. */
-  readonly markServed: (stream: string, upper: number) => Effect.Effect<void, SqlError>
-  /**
-   * The resumable full pass of a child stream to run now, if any: the one under way (its start, by the store's
-   * clock, and the last parent it stored), or a new one starting at `upper` when `fullPassDue` says so.
-   */
-  readonly passToRun: (stream: string, hours: number, upper: number) => Effect.Effect<Option.Option<PassToRun>, SqlError>
-  readonly savePassProgress: (stream: string, progress: PassProgress) => Effect.Effect<void, SqlError>
-  /** Days whose figures changed since the store's report for them was last stored, in order (noted by the tables' triggers). */
-  readonly reportDaysPending: Effect.Effect<ReadonlyArray<string>, SqlError>
-  /** The store's report for [first, last] is stored: those days are current. */
-  readonly reportDaysDone: (first: string, last: string) => Effect.Effect<void, SqlError>
-  /** Forgets every stream's state (the demo starts from nothing). */
-  readonly reset: Effect.Effect<void, SqlError>
-  /** Forgets one stream's state and its listings' (`orders.trash`): its next run reads it as a first sync would. */
-  readonly forget: (stream: string) => Effect.Effect<void, SqlError>
-}>() {}
-
 /** A full pass is due when there has been none yet, or `hours` ago (0: every run). */
 const passDue = (state: StreamState, hours: number, upper: number) =>
   hours <= 0 || upper - Number(state.details["lastFullPass"] ?? 0) >= hours * 3600
 
 const STATE = "extract(epoch FROM cursor_at)::bigint AS cursor_at, cursor_id, details"
 
-export const makeSyncState = (storeId: string) =>
-  Effect.gen(function*() {
+/**
+ * One store's sync.state: each stream's cursor and details, moved only together with the rows they
+ * cover (the caller's transaction), and what its last run did.
+ */
+export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState", {
+  effect: Effect.gen(function*() {
+    const { storeId } = yield* CurrentStore
     const sql = yield* SqlClient.SqlClient
     // Every write proves the run's lease first (see lease.ts).
     const write = fenced(sql)
-    const read = (stream: string) =>
+    const read = (stream: string): Effect.Effect<StreamState, SqlError> =>
       sql`SELECT ${sql.literal(STATE)} FROM sync.state WHERE store_id = ${storeId} AND stream = ${stream}`.pipe(
         Effect.flatMap(decodeState), Effect.orDie, Effect.map(toState))
-    const lock = (stream: string) =>
+    const lock = (stream: string): Effect.Effect<StreamState, SqlError> =>
       sql`SELECT ${sql.literal(STATE)} FROM sync.state WHERE store_id = ${storeId} AND stream = ${stream} FOR UPDATE`.pipe(
         Effect.flatMap(decodeState), Effect.orDie, Effect.map(toState))
-    const checkpoint = (stream: string, cursor: Cursor | null, rows: number, details?: unknown) => {
+    const checkpoint = (stream: string, cursor: Cursor | null, rows: number, details?: unknown): Effect.Effect<void, SqlError> => {
       const json = details === undefined ? null : JSON.stringify(details)
       return write(sql`
         INSERT INTO sync.state AS s (store_id, stream, cursor_at, cursor_id, rows_total, details, updated_at)
@@ -131,32 +97,44 @@ export const makeSyncState = (storeId: string) =>
     const mergeDetails = (stream: string, keys: Record<string, unknown>) =>
       write(sql`INSERT INTO sync.state AS s (store_id, stream, details) VALUES (${storeId}, ${stream}, ${JSON.stringify(keys)}::jsonb)
           ON CONFLICT (store_id, stream) DO UPDATE SET details = s.details || EXCLUDED.details, updated_at = now()`.pipe(Effect.asVoid))
-    return SyncState.of({
+    return {
       read,
+      /** The state, locked until the transaction ends: concurrent slices checkpoint one at a time, each on the others' progress. */
       lock,
+      /** Moves the cursor, adds the rows loaded; `details` replaces the stored ones when given. */
       checkpoint,
-      started: (stream, runId) =>
+      started: (stream: string, runId: number): Effect.Effect<void, SqlError> =>
         write(sql`INSERT INTO sync.state AS s (store_id, stream, last_run_id, last_started_at) VALUES (${storeId}, ${stream}, ${runId}, now())
             ON CONFLICT (store_id, stream) DO UPDATE SET last_run_id = ${runId}, last_started_at = now()`.pipe(Effect.asVoid)),
-      finished: (stream, rows, error) =>
+      /** The outcome of a stream's run: its rows, its error (null on success). */
+      finished: (stream: string, rows: number, error: string | null): Effect.Effect<void, SqlError> =>
         write(sql`UPDATE sync.state SET last_rows = ${rows}, last_error = ${error},
               last_success_at = CASE WHEN ${error}::text IS NULL THEN now() ELSE last_success_at END, updated_at = now()
             WHERE store_id = ${storeId} AND stream = ${stream}`.pipe(Effect.asVoid)),
-      fullPassDue: (stream, hours, upper) => Effect.map(read(stream), (state) => passDue(state, hours, upper)),
-      fullPassDone: (stream, upper) => checkpoint(stream, null, 0, { lastFullPass: upper }),
-      status: (tables) => streamsStatus(sql, storeId, tables),
+      /** Whether a full pass of `stream` is due at `upper`: never done, or `hours` ago (0: every run). */
+      fullPassDue: (stream: string, hours: number, upper: number): Effect.Effect<boolean, SqlError> => Effect.map(read(stream), (state) => passDue(state, hours, upper)),
+      fullPassDone: (stream: string, upper: number): Effect.Effect<void, SqlError> => checkpoint(stream, null, 0, { lastFullPass: upper }),
+      /** Every stream's state for `status`; `tables` names the table whose live rows count for each stream. */
+      status: (tables: Readonly<Record<string, string>>): Effect.Effect<ReadonlyArray<StreamStatus>, SqlError> => streamsStatus(sql, storeId, tables),
+      /** Whether and when a run of `stream` is due: its last complete run, and why the store may not serve it. */
       // Read by the scheduler before a stream runs, outside any unit of work that would retry it.
-      standing: (stream) =>
+      standing: (stream: string): Effect.Effect<Standing, SqlError> =>
         Effect.map(retryInRun(read(stream)), ({ details }) => ({
           refreshedAt: Option.getOrUndefined(Schema.decodeUnknownOption(Schema.Number)(details["refreshedAt"])),
           unavailable: Schema.decodeUnknownOption(Unavailable)(details["unavailable"])
         })),
-      markUnavailable: (stream, why) => mergeDetails(stream, { unavailable: why }),
-      markServed: (stream, upper) =>
+      /** The store does not serve `stream` (or not to this key): why, and when that was seen. */
+      markUnavailable: (stream: string, why: Unavailable): Effect.Effect<void, SqlError> => mergeDetails(stream, { unavailable: why }),
+      /** `stream` ran to the end as of `upper` (the store's clock): it is served, and refreshed then. */
+      markServed: (stream: string, upper: number): Effect.Effect<void, SqlError> =>
         write(sql`INSERT INTO sync.state AS s (store_id, stream, details) VALUES (${storeId}, ${stream}, jsonb_build_object('refreshedAt', ${upper}::bigint))
             ON CONFLICT (store_id, stream) DO UPDATE SET details = (s.details - 'unavailable') || EXCLUDED.details, updated_at = now()`.pipe(
           Effect.asVoid)),
-      passToRun: (stream, hours, upper) =>
+      /**
+       * The resumable full pass of a child stream to run now, if any: the one under way (its start, by the store's
+       * clock, and the last parent it stored), or a new one starting at `upper` when `fullPassDue` says so.
+       */
+      passToRun: (stream: string, hours: number, upper: number): Effect.Effect<Option.Option<PassToRun>, SqlError> =>
         Effect.map(read(stream), (state) => {
           const first = state.details["lastFullPass"] === undefined
           return Option.orElse(
@@ -164,19 +142,24 @@ export const makeSyncState = (storeId: string) =>
             () => (passDue(state, hours, upper) ? Option.some<PassToRun>({ startedAt: upper, after: undefined, first, lastShareAt: undefined }) : Option.none())
           )
         }),
-      savePassProgress: (stream, progress) => mergeDetails(stream, { pass: progress }),
+      savePassProgress: (stream: string, progress: PassProgress): Effect.Effect<void, SqlError> => mergeDetails(stream, { pass: progress }),
+      /** Days whose figures changed since the store's report for them was last stored, in order (noted by the tables' triggers). */
       reportDaysPending: sql`SELECT day::text AS day FROM sync.report_days WHERE store_id = ${storeId} ORDER BY day`.pipe(
         Effect.flatMap(Schema.decodeUnknown(Schema.Array(Schema.Struct({ day: Schema.String })))),
         Effect.orDie,
         Effect.map((rows) => rows.map((r) => r.day))
       ),
-      reportDaysDone: (first, last) =>
+      /** The store's report for [first, last] is stored: those days are current. */
+      reportDaysDone: (first: string, last: string): Effect.Effect<void, SqlError> =>
         write(sql`DELETE FROM sync.report_days WHERE store_id = ${storeId} AND day BETWEEN ${first}::date AND ${last}::date`.pipe(Effect.asVoid)),
+      /** Forgets every stream's state (the demo starts from nothing). */
       reset: write(sql`DELETE FROM sync.state WHERE store_id = ${storeId}`.pipe(Effect.asVoid)),
-      forget: (stream) =>
+      /** Forgets one stream's state and its listings' (`orders.trash`): its next run reads it as a first sync would. */
+      forget: (stream: string): Effect.Effect<void, SqlError> =>
         write(sql`DELETE FROM sync.state WHERE store_id = ${storeId} AND (stream = ${stream} OR starts_with(stream, ${stream} || '.'))`.pipe(Effect.asVoid))
-    })
+    }
   })
+}) {}
 
 /**
  * A stream walked in slices shows its lowest pending cursor and how many slices remain (a run stopped mid-way);
@@ -203,5 +186,3 @@ const streamsStatus = (sql: SqlClient.SqlClient, storeId: string, tables: Readon
     FROM sync.state LEFT JOIN tables USING (stream)
     WHERE store_id = ${storeId}
     ORDER BY stream`.pipe(Effect.flatMap(decodeStatus), Effect.orDie)
-
-export const SyncStateLive = (storeId: string) => Layer.effect(SyncState, makeSyncState(storeId))

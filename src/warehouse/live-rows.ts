@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Context, Effect, Layer, Schema } from "effect"
+import { Effect, Schema } from "effect"
+import { CurrentStore } from "./current-store.js"
 import { fenced } from "./lease.js"
 import { sqlFile } from "./sql-files.js"
 
@@ -38,36 +39,9 @@ const Count = Schema.Array(Schema.Struct({ n: Schema.Number }))
  * Nothing is ever removed: a deleted row keeps its data with the time it was found gone (the tables' triggers
  * note the days it counted on, for the daily sums and the store's report).
  */
-export class LiveRows extends Context.Tag("shopsync/LiveRows")<LiveRows, {
-  /** The epoch second of the earliest live row, by the table's listing date; null when there is none. */
-  readonly rangeStart: (table: DatedTable) => Effect.Effect<number | null, SqlError>
-  /** Live rows dated in [from, to) (epoch seconds). */
-  readonly countRange: (table: DatedTable, from: number, to: number) => Effect.Effect<number, SqlError>
-  readonly idsInRange: (table: DatedTable, from: number, to: number) => Effect.Effect<ReadonlyArray<number>, SqlError>
-  readonly markDeleted: (table: StampedTable, ids: ReadonlyArray<number>) => Effect.Effect<void, SqlError>
-  readonly customerIds: Effect.Effect<ReadonlyArray<number>, SqlError>
-  /** The highest customer id the warehouse has seen (deleted ones included); null when none. */
-  readonly lastCustomerId: Effect.Effect<number | null, SqlError>
-  /** Live ids as scope keys: the parents of order notes (trashed orders included) and customer downloads. */
-  readonly parentKeys: (table: ParentTable) => Effect.Effect<ReadonlyArray<string>, SqlError>
-  /** Variable products: the parents of variations. */
-  readonly variableProducts: Effect.Effect<ReadonlyArray<number>, SqlError>
-  /** A parent's complete child list was read: its children missing from `present` are gone. */
-  readonly markMissingChildren: (
-    table: "refunds" | "product_variations",
-    parentId: number,
-    present: ReadonlyArray<number>
-  ) => Effect.Effect<void, SqlError>
-  /** Every live row of `table` with its date and trash status, for a reconciliation. */
-  readonly stamps: (table: StampedTable) => Effect.Effect<ReadonlyArray<Stamp>, SqlError>
-  /** Stores without GET /refunds: the orders whose refund lists must be read (see the script). */
-  readonly ordersWithRefundsToRead: (fullPass: boolean) => Effect.Effect<ReadonlyArray<number>, SqlError>
-  /** Live orders, not in the trash, whose documents list a refund the warehouse does not hold live. */
-  readonly ordersListingUnheldRefunds: (orders: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<number>, SqlError>
-}>() {}
-
-export const makeLiveRows = (storeId: string) =>
-  Effect.gen(function*() {
+export class LiveRows extends Effect.Service<LiveRows>()("shopsync/LiveRows", {
+  effect: Effect.gen(function*() {
+    const { storeId } = yield* CurrentStore
     const sql = yield* SqlClient.SqlClient
     const ids = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
       query.pipe(Effect.flatMap(Schema.decodeUnknown(Ids)), Effect.orDie, Effect.map((rows) => rows.map((r) => r.id)))
@@ -75,37 +49,52 @@ export const makeLiveRows = (storeId: string) =>
       sql`${sql(`store.${table}`)} WHERE store_id = ${storeId} AND deleted_at IS NULL
           AND ${sql(DATED[table])} >= to_timestamp(${from}::bigint) AND ${sql(DATED[table])} < to_timestamp(${to}::bigint)`
 
-    return LiveRows.of({
-      rangeStart: (table) =>
+    return {
+      /** The epoch second of the earliest live row, by the table's listing date; null when there is none. */
+      rangeStart: (table: DatedTable): Effect.Effect<number | null, SqlError> =>
         sql`SELECT extract(epoch FROM min(${sql(DATED[table])}))::bigint AS at
             FROM ${sql(`store.${table}`)} WHERE store_id = ${storeId} AND deleted_at IS NULL`.pipe(
           Effect.flatMap(Schema.decodeUnknown(Start)), Effect.orDie, Effect.map((rows) => rows[0]?.at ?? null)),
-      countRange: (table, from, to) =>
+      /** Live rows dated in [from, to) (epoch seconds). */
+      countRange: (table: DatedTable, from: number, to: number): Effect.Effect<number, SqlError> =>
         sql`SELECT count(*)::integer AS n FROM ${inRange(table, from, to)}`.pipe(
           Effect.flatMap(Schema.decodeUnknown(Count)), Effect.orDie, Effect.map((rows) => rows[0]?.n ?? 0)),
-      idsInRange: (table, from, to) => ids(sql`SELECT id FROM ${inRange(table, from, to)}`),
-      markDeleted: (table, deleted) => fenced(sql)(markDeleted(sql, storeId, table, deleted)),
+      idsInRange: (table: DatedTable, from: number, to: number): Effect.Effect<ReadonlyArray<number>, SqlError> =>
+        ids(sql`SELECT id FROM ${inRange(table, from, to)}`),
+      markDeleted: (table: StampedTable, deleted: ReadonlyArray<number>): Effect.Effect<void, SqlError> =>
+        fenced(sql)(markDeleted(sql, storeId, table, deleted)),
       customerIds: ids(sql`SELECT id FROM store.customers WHERE store_id = ${storeId} AND deleted_at IS NULL`),
+      /** The highest customer id the warehouse has seen (deleted ones included); null when none. */
       lastCustomerId: sql`SELECT max(id)::bigint AS at FROM store.customers WHERE store_id = ${storeId}`.pipe(
         Effect.flatMap(Schema.decodeUnknown(Start)), Effect.orDie, Effect.map((rows) => rows[0]?.at ?? null)),
-      parentKeys: (table) =>
+      /** Live ids as scope keys: the parents of order notes (trashed orders included) and customer downloads. */
+      parentKeys: (table: ParentTable): Effect.Effect<ReadonlyArray<string>, SqlError> =>
         sql`SELECT id::text AS key FROM ${sql(`store.${table}`)} WHERE store_id = ${storeId} AND deleted_at IS NULL ORDER BY id`.pipe(
           Effect.flatMap(Schema.decodeUnknown(Keys)), Effect.orDie, Effect.map((rows) => rows.map((r) => r.key))),
+      /** Variable products: the parents of variations. */
       variableProducts: ids(
-        sql`SELECT id FROM store.products WHERE store_id = ${storeId} AND deleted_at IS NULL AND type = 'variable' ORDER BY id`),
-      markMissingChildren: (table, parentId, present) => fenced(sql)(markMissingChildren(sql, storeId, table, parentId, present)),
-      stamps: (table) =>
+        sql`SELECT id FROM store.products WHERE store_id = ${storeId} AND deleted_at IS NULL AND type = 'variable' ORDER BY id`
+      ),
+      /** A parent's complete child list was read: its children missing from `present` are gone. */
+      markMissingChildren: (table: "refunds" | "product_variations", parentId: number, present: ReadonlyArray<number>): Effect.Effect<void, SqlError> =>
+        fenced(sql)(markMissingChildren(sql, storeId, table, parentId, present)),
+      /** Every live row of `table` with its date and trash status, for a reconciliation. */
+      stamps: (table: StampedTable): Effect.Effect<ReadonlyArray<Stamp>, SqlError> =>
         sql`SELECT id, extract(epoch FROM ${sql(STAMPED[table].at)})::bigint AS at,
                    ${STAMPED[table].trash ? sql`coalesce(status = 'trash', false)` : sql`false`} AS trash
             FROM ${sql(`store.${table}`)} WHERE store_id = ${storeId} AND deleted_at IS NULL`.pipe(
           Effect.flatMap(Schema.decodeUnknown(Stamps)), Effect.orDie),
-      ordersWithRefundsToRead: (fullPass) => ids(sql.unsafe(sqlFile("live-rows/refunds_orders_to_read"), [storeId, fullPass])),
-      ordersListingUnheldRefunds: (orders) =>
+      /** Stores without GET /refunds: the orders whose refund lists must be read (see the script). */
+      ordersWithRefundsToRead: (fullPass: boolean): Effect.Effect<ReadonlyArray<number>, SqlError> =>
+        ids(sql.unsafe(sqlFile("live-rows/refunds_orders_to_read"), [storeId, fullPass])),
+      /** Live orders, not in the trash, whose documents list a refund the warehouse does not hold live. */
+      ordersListingUnheldRefunds: (orders: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<number>, SqlError> =>
         ids(sql`SELECT DISTINCT o.id FROM store.orders o CROSS JOIN LATERAL jsonb_array_elements(coalesce(o.doc->'refunds', '[]')) r
                 WHERE o.store_id = ${storeId} AND o.id = ANY(${orders}::bigint[]) AND o.deleted_at IS NULL AND o.status <> 'trash'
                   AND NOT EXISTS (SELECT 1 FROM store.refunds f WHERE f.store_id = ${storeId} AND f.id = (r->>'id')::bigint AND f.deleted_at IS NULL)`)
-    })
+    }
   })
+}) {}
 
 const markDeleted = (sql: SqlClient.SqlClient, storeId: string, table: StampedTable, ids: ReadonlyArray<number>) =>
   sql`UPDATE ${sql(`store.${table}`)} SET deleted_at = now()
@@ -121,5 +110,3 @@ const markMissingChildren = (
   sql`UPDATE ${sql(`store.${table}`)} SET deleted_at = now()
       WHERE store_id = ${storeId} AND ${sql(table === "refunds" ? "order_id" : "product_id")} = ${parentId} AND deleted_at IS NULL
         AND NOT (id = ANY(${present}::bigint[]))`.pipe(Effect.asVoid)
-
-export const LiveRowsLive = (storeId: string) => Layer.effect(LiveRows, makeLiveRows(storeId))

@@ -1,8 +1,9 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Context, Effect, Layer, Schema } from "effect"
+import { Effect, Schema } from "effect"
+import { CurrentStore } from "./current-store.js"
 import { fenced } from "./lease.js"
-import { type HeldKey, makeQuarantineRepo } from "./quarantine.js"
+import { makeQuarantineRepo } from "./quarantine.js"
 import { idOf, type Rejected, rejectedDoc, type Resource } from "./screen.js"
 import { isRefusal, refusalText } from "./sql-error.js"
 import { sqlFile } from "./sql-files.js"
@@ -43,29 +44,9 @@ const Hash = Schema.Struct({ id: Schema.NumberFromString, doc_hash: Schema.Strin
  * Writes one store's documents into `store.*`: a page is staged in a temp table and merged by its kind's
  * script, inside the caller's transaction when there is one (beside the checkpoint that goes with the page).
  */
-export class Loader extends Context.Tag("shopsync/Loader")<Loader, {
-  /**
-   * Loads a page; the documents PostgreSQL refuses are found by halves, each half in a savepoint, and quarantined
-   * with its own words, with the page's `rejected`; quarantined documents that land leave. Run it in a transaction,
-   * so that the page and its quarantine rows commit together. Returns the ids set aside.
-   */
-  readonly load: (page: StagedPage) => Effect.Effect<ReadonlyArray<string>, SqlError>
-  /** A resource's quarantined documents, to read again. */
-  readonly held: (kind: LoadKind) => Effect.Effect<ReadonlyArray<HeldKey>, SqlError>
-  /** Quarantined documents the store no longer has (404) leave. */
-  readonly release: (kind: LoadKind, ids: ReadonlyArray<string>) => Effect.Effect<void, SqlError>
-  /** The stored document hashes of the live customers among `ids`. */
-  readonly customerHashes: (ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyMap<number, string>, SqlError>
-  /** Stores days of the store's own sales report. */
-  readonly loadSalesReport: (days: ReadonlyArray<ReportDay>) => Effect.Effect<void, SqlError>
-  /** Stores the daily sums of the days written since they were last stored (analytics.daily_totals). */
-  readonly storeDailyTotals: Effect.Effect<void, SqlError>
-  /** Empties the store's sales tables (the demo starts from nothing). */
-  readonly reset: Effect.Effect<void, SqlError>
-}>() {}
-
-export const makeLoader = (storeId: string) =>
-  Effect.gen(function*() {
+export class Loader extends Effect.Service<Loader>()("shopsync/Loader", {
+  effect: Effect.gen(function*() {
+    const { storeId } = yield* CurrentStore
     const sql = yield* SqlClient.SqlClient
     const quarantine = makeQuarantineRepo(sql, storeId)
     // Every write proves the run's lease first (see lease.ts); a page's quarantine rows are written with the page.
@@ -162,16 +143,26 @@ export const makeLoader = (storeId: string) =>
             shipping = EXCLUDED.shipping, discount = EXCLUDED.discount, customers = EXCLUDED.customers,
             refunds = EXCLUDED.refunds, fetched_at = EXCLUDED.fetched_at`.pipe(Effect.asVoid))
 
-    return Loader.of({
+    return {
+      /**
+       * Loads a page; the documents PostgreSQL refuses are found by halves, each half in a savepoint, and quarantined
+       * with its own words, with the page's `rejected`; quarantined documents that land leave. Run it in a transaction,
+       * so that the page and its quarantine rows commit together. Returns the ids set aside.
+       */
       load,
+      /** A resource's quarantined documents, to read again. */
       held: quarantine.held,
-      release: (kind, ids) =>
+      /** Quarantined documents the store no longer has (404) leave. */
+      release: (kind: LoadKind, ids: ReadonlyArray<string>): Effect.Effect<void, SqlError> =>
         Effect.zipRight(Effect.flatMap(heldOf(kind), (held) => Effect.sync(() => ids.forEach((id) => held.delete(id)))), write(quarantine.release(kind, ids))),
+      /** The stored document hashes of the live customers among `ids`. */
       customerHashes,
+      /** Stores days of the store's own sales report. */
       loadSalesReport,
+      /** Stores the daily sums of the days written since they were last stored (analytics.daily_totals). */
       storeDailyTotals: write(sql`SELECT analytics.refresh_daily_totals(${storeId})`.pipe(Effect.asVoid)),
+      /** Empties the store's sales tables (the demo starts from nothing). */
       reset: write(sql.unsafe(sqlFile("load/reset"), [storeId]).pipe(Effect.asVoid))
-    })
+    }
   })
-
-export const LoaderLive = (storeId: string) => Layer.effect(Loader, makeLoader(storeId))
+}) {}

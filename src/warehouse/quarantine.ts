@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Context, Effect, Layer, Schema } from "effect"
+import { Effect, Schema } from "effect"
+import { CurrentStore } from "./current-store.js"
 import type { Rejected } from "./screen.js"
 
 /** A quarantined document as `status` lists it. */
@@ -80,6 +81,9 @@ export const makeQuarantineRepo = (sql: SqlClient.SqlClient, storeId: string): Q
 }
 
 /** The quarantine of one store, for `status` (the sync reaches it through the Loader, which files what it sets aside). */
-export class Quarantine extends Context.Tag("shopsync/Quarantine")<Quarantine, QuarantineRepo>() {}
-
-export const QuarantineLive = (storeId: string) => Layer.effect(Quarantine, Effect.map(SqlClient.SqlClient, (sql) => makeQuarantineRepo(sql, storeId)))
+export class Quarantine extends Effect.Service<Quarantine>()("shopsync/Quarantine", {
+  effect: Effect.gen(function*() {
+    const { storeId } = yield* CurrentStore
+    return makeQuarantineRepo(yield* SqlClient.SqlClient, storeId)
+  })
+}) {}

@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Context, Effect, Layer, Schema } from "effect"
+import { Effect, Schema } from "effect"
+import { CurrentStore } from "./current-store.js"
 import { fenced } from "./lease.js"
 
 /** A document of a resource table, named by its scope (parent id, endpoint, period; '' for a plain list) and key. */
@@ -19,20 +20,9 @@ export type Change = typeof Change.Type
  * by full refreshes of scopes through `sync.merge_scopes`. `table` is schema-qualified and passed to PostgreSQL
  * as a regclass value, never spliced into SQL.
  */
-export class Scopes extends Context.Tag("shopsync/Scopes")<Scopes, {
-  /** The live keys of `scopes`. */
-  readonly keys: (table: string, scopes: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<typeof ScopeKey.Type>, SqlError>
-  /**
-   * Replaces `scopes` with `docs` in one transaction: new and changed documents are written, unchanged ones
-   * left alone, and the ones a scope no longer lists marked deleted. Returns what changed.
-   */
-  readonly merge: (table: string, scopes: ReadonlyArray<string>, docs: ReadonlyArray<ScopedDoc>) => Effect.Effect<ReadonlyArray<Change>, SqlError>
-  /** Marks deleted the rows whose parent is not among `liveParents`; returns how many. */
-  readonly retireOrphans: (table: string, liveParents: ReadonlyArray<string>) => Effect.Effect<number, SqlError>
-}>() {}
-
-export const makeScopes = (storeId: string) =>
-  Effect.gen(function*() {
+export class Scopes extends Effect.Service<Scopes>()("shopsync/Scopes", {
+  effect: Effect.gen(function*() {
+    const { storeId } = yield* CurrentStore
     const sql = yield* SqlClient.SqlClient
     // One temp table per connection, emptied when the transaction ends.
     const createStage = sql`
@@ -44,21 +34,26 @@ export const makeScopes = (storeId: string) =>
           SELECT x.scope, x.key, x.doc, md5(x.doc::text) FROM jsonb_to_recordset(${JSON.stringify(docs)}::jsonb) AS x(scope text, key text, doc jsonb)
           ON CONFLICT (scope, key) DO UPDATE SET doc = EXCLUDED.doc, doc_hash = EXCLUDED.doc_hash`
 
-    return Scopes.of({
-      keys: (table, scopes) =>
+    return {
+      /** The live keys of `scopes`. */
+      keys: (table: string, scopes: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<typeof ScopeKey.Type>, SqlError> =>
         sql`SELECT scope, key FROM sync.scope_keys(${table}::regclass, ${storeId}, ${scopes}::text[])`.pipe(
           Effect.flatMap(Schema.decodeUnknown(Schema.Array(ScopeKey))), Effect.orDie),
-      merge: (table, scopes, docs) =>
+      /**
+       * Replaces `scopes` with `docs` in one transaction: new and changed documents are written, unchanged ones
+       * left alone, and the ones a scope no longer lists marked deleted. Returns what changed.
+       */
+      merge: (table: string, scopes: ReadonlyArray<string>, docs: ReadonlyArray<ScopedDoc>): Effect.Effect<ReadonlyArray<Change>, SqlError> =>
         fenced(sql)(Effect.gen(function*() {
           yield* createStage
           if (docs.length > 0) yield* stage(docs)
           return yield* sql`SELECT scope, key, change FROM sync.merge_scopes(${table}::regclass, ${storeId}, ${scopes}::text[])`.pipe(
             Effect.flatMap(Schema.decodeUnknown(Schema.Array(Change))), Effect.orDie)
         })),
-      retireOrphans: (table, liveParents) =>
+      /** Marks deleted the rows whose parent is not among `liveParents`; returns how many. */
+      retireOrphans: (table: string, liveParents: ReadonlyArray<string>): Effect.Effect<number, SqlError> =>
         fenced(sql)(sql<{ retired: number }>`SELECT sync.retire_orphans(${table}::regclass, ${storeId}, ${liveParents}::text[]) AS retired`.pipe(
           Effect.map(([row]) => Number(row?.retired ?? 0))))
-    })
+    }
   })
-
-export const ScopesLive = (storeId: string) => Layer.effect(Scopes, makeScopes(storeId))
+}) {}

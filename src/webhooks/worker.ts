@@ -1,5 +1,5 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Cause, Context, Duration, Effect, Layer, Queue, Ref } from "effect"
+import { Cause, Duration, Effect, Queue, Ref } from "effect"
 import { errorText } from "../sync/errors.js"
 import { Loader } from "../warehouse/loader.js"
 import { type Applied, applyDelivery } from "./apply.js"
@@ -15,15 +15,12 @@ const MAX_ATTEMPTS = 5
 const POLL = Duration.seconds(1)
 
 /** Wakes the worker: a delivery was stored. */
-export class InboxSignal extends Context.Tag("shopsync/InboxSignal")<InboxSignal, {
-  readonly notify: Effect.Effect<void>
-  readonly wait: Effect.Effect<void>
-}>() {}
-
-export const InboxSignalLive = Layer.effect(InboxSignal, Effect.map(Queue.sliding<void>(1), (queue) => InboxSignal.of({
-  notify: Queue.offer(queue, undefined).pipe(Effect.asVoid),
-  wait: Queue.take(queue).pipe(Effect.timeout(POLL), Effect.ignore)
-})))
+export class InboxSignal extends Effect.Service<InboxSignal>()("shopsync/InboxSignal", {
+  effect: Effect.map(Queue.sliding<void>(1), (queue) => ({
+    notify: Queue.offer(queue, undefined).pipe(Effect.asVoid),
+    wait: Queue.take(queue).pipe(Effect.timeout(POLL), Effect.ignore)
+  }))
+}) {}
 
 /**
  * Marks a delivery whose apply died (a bug, or a document past what screen-body.ts bounds) failed with the defect,

@@ -8,7 +8,7 @@ import { StoreUnreachable } from "../../src/store-client/errors.js"
 import { pgLayer } from "../../src/warehouse/database.js"
 import { storeWarehouse } from "../../src/jobs/layers.js"
 import { migrate } from "../../src/warehouse/migrate.js"
-import { bodyDigest, Inbox, InboxLive } from "../../src/webhooks/inbox.js"
+import { bodyDigest, Inbox } from "../../src/webhooks/inbox.js"
 import { applyPass, type PassOptions } from "../../src/webhooks/worker.js"
 import { freshDatabase, sqlRows } from "../support/database.js"
 
@@ -24,7 +24,7 @@ const StoreDown = Layer.succeed(StoreClient, StoreClient.of({
   requestCount: Effect.succeed(0), logPace: Effect.void
 }))
 
-const layerOf = (url: string) => Layer.mergeAll(InboxLive, StoreDown).pipe(Layer.provideMerge(pgLayer(Redacted.make(url), 4)))
+const layerOf = (url: string) => Layer.mergeAll(Inbox.Default, StoreDown).pipe(Layer.provideMerge(pgLayer(Redacted.make(url), 4)))
 
 const hostileString = fc.oneof(
   fc.string({ unit: "binary", maxLength: 20 }),

@@ -3,7 +3,7 @@
 // Expected figures are the simulator's own (its GET /orders/<id> and its daily_net_sales reference).
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bodyDigest, Inbox, InboxLive } from "../../src/webhooks/inbox.js"
+import { bodyDigest, Inbox } from "../../src/webhooks/inbox.js"
 import { applyPass } from "../../src/webhooks/worker.js"
 import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
 import { localDay } from "../support/scenarios.js"
@@ -26,7 +26,7 @@ describe("documents dated in the future", () => {
       const inbox = yield* Inbox
       yield* inbox.add({ storeId: STORE_ID, webhookId: "1", deliveryId: id, topic: "order.updated", body, digest: bodyDigest("order.updated", Buffer.from(body)) }, 1 << 30)
       yield* applyPass(STORE_ID, { attempts: new Map(), count: () => Effect.void, unapplicable: () => Effect.void })
-    }).pipe(Effect.provide(InboxLive)))
+    }).pipe(Effect.provide(Inbox.Default)))
     return (await h.rows<{ state: string; reason: string | null }>("SELECT state, reason FROM sync.webhook_inbox WHERE delivery_id = $1", [id]))[0]
   }
   const completed = (skip: number) => h.sim.state.orders.filter((o) => o.status === "completed")[skip]!

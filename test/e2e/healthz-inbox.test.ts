@@ -25,7 +25,7 @@ describe("/healthz and the webhook inbox", () => {
   const check = async (up: boolean, age: Option.Option<number>) => {
     const web = await runtime.runPromise(Effect.gen(function*() {
       const state = ServeState.of({ storeId: "h", syncEveryMs: 60_000, accepting: yield* Ref.make(true), lastSyncAt: yield* Ref.make(Date.now()), inboxWorkerUp: yield* Ref.make(up) })
-      const inbox = { oldestPendingAge: () => Effect.succeed(age) } as unknown as Inbox["Type"]
+      const inbox = { oldestPendingAge: () => Effect.succeed(age) } as unknown as Inbox
       return HttpServerResponse.toWeb(yield* healthz.pipe(Effect.provide(Layer.mergeAll(Layer.succeed(ServeState, state), Layer.succeed(Inbox, inbox)))))
     }))
     return { status: web.status, body: await web.json() as { reason?: string } }

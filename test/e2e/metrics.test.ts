@@ -2,7 +2,7 @@
 // TYPE), whose names, labels and values must be what the warehouse holds after a real sync of the simulator.
 import { Effect, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Outbox, OutboxLive } from "../../src/contacts/outbox.js"
+import { Outbox } from "../../src/contacts/outbox.js"
 import { metricsRoute } from "../../src/server/metrics.js"
 import type { WebhookSummary } from "../../src/server/webhook-summary.js"
 import { STREAMS } from "../../src/sync/catalogue.js"
@@ -62,7 +62,7 @@ describe("GET /metrics", () => {
     await expect(h.sync({ streams: ["shipping_classes"], named: true })).rejects.toThrow(/shipping_classes/)
     h.sim.setFaults([])
     // The contacts the warehouse derives wait in the outbox (nothing pushes them here).
-    await Effect.runPromise(Effect.flatMap(Outbox, (o) => o.enqueue(STORE_ID)).pipe(Effect.provide(OutboxLive), Effect.provide(pgLayer(Redacted.make(h.dbUrl)))))
+    await Effect.runPromise(Effect.flatMap(Outbox, (o) => o.enqueue(STORE_ID)).pipe(Effect.provide(Outbox.Default), Effect.provide(pgLayer(Redacted.make(h.dbUrl)))))
     served = await serveRoutes(metricsRoute(Effect.succeed(WEBHOOKS)), h.dbUrl, STORE_ID)
   })
   afterAll(async () => {

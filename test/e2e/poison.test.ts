@@ -4,14 +4,15 @@ import { manualClock, type StoreState } from "../../src/simulator/store/index.js
 import type { OrderRecord } from "../../src/simulator/store/model.js"
 import { touchProduct } from "../../src/simulator/store/products/product-writes.js"
 import { pgLayer } from "../../src/warehouse/database.js"
-import { Quarantine, QuarantineLive } from "../../src/warehouse/quarantine.js"
+import { CurrentStore } from "../../src/warehouse/current-store.js"
+import { Quarantine } from "../../src/warehouse/quarantine.js"
 import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
 import { ms, streamState } from "../support/scenarios.js"
 
 /** The repository `status` reads. */
 const quarantined = (h: Harness) =>
   Effect.runPromise(Effect.flatMap(Quarantine, (q) => q.list).pipe(
-    Effect.provide(QuarantineLive(STORE_ID).pipe(Layer.provide(pgLayer(Redacted.make(h.dbUrl))))),
+    Effect.provide(Quarantine.Default.pipe(Layer.provide([CurrentStore.layer(STORE_ID), pgLayer(Redacted.make(h.dbUrl))]))),
     Effect.scoped
   ))
 

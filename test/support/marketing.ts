@@ -8,7 +8,7 @@ import type { MarketingApi } from "../../src/marketing-client/api.js"
 import { type MarketingClient, MarketingLive } from "../../src/marketing-client/client.js"
 import type { TokenService } from "../../src/marketing-client/token.js"
 import type { RetryPolicy } from "../../src/marketing-client/http.js"
-import { type Outbox, OutboxLive } from "../../src/contacts/outbox.js"
+import { Outbox } from "../../src/contacts/outbox.js"
 import { pushContacts, type PushResult } from "../../src/contacts/push.js"
 import {
   type MarketingSimulator, type MarketingSimulatorOptions, startMarketingSimulator
@@ -105,7 +105,7 @@ export const makeMarketingHarness = async (options: MarketingHarnessOptions = {}
   const makeRun = (s: MarketingSettings, policy: RetryPolicy) => {
     const runtime = ManagedRuntime.make(Layer.mergeAll(
       MarketingLive(s, policy).pipe(Layer.provide(NodeHttpClient.layerUndici)),
-      OutboxLive.pipe(Layer.provideMerge(pgLayer(Redacted.make(store.dbUrl)))),
+      Outbox.Default.pipe(Layer.provideMerge(pgLayer(Redacted.make(store.dbUrl)))),
       capture,
       Logger.minimumLogLevel(LogLevel.Debug)
     ))

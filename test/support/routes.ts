@@ -2,7 +2,7 @@ import { createServer } from "node:http"
 import { HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ConfigProvider, Layer, Logger, LogLevel, ManagedRuntime, Redacted } from "effect"
-import { PrometheusMetricsLive } from "../../src/server/metrics.js"
+import { PrometheusMetrics } from "../../src/server/metrics.js"
 import { pgLayer } from "../../src/warehouse/database.js"
 import { freePort } from "./ports.js"
 
@@ -20,7 +20,7 @@ export const serveRoutes = async (router: HttpRouter.HttpRouter<never, any>, dbU
   const port = await freePort()
   const layer = HttpServer.serve(router).pipe(
     Layer.provide(NodeHttpServer.layer(() => createServer(), { port, host: "127.0.0.1" })),
-    Layer.provide(Layer.mergeAll(pgLayer(Redacted.make(dbUrl)), PrometheusMetricsLive)),
+    Layer.provide(Layer.mergeAll(pgLayer(Redacted.make(dbUrl)), PrometheusMetrics.Default)),
     Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["STORE_ID", storeId]])))),
     Layer.provide(Logger.minimumLogLevel(LogLevel.Error))
   )

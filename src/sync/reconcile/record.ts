@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Context, Effect, Layer, Schema } from "effect"
+import { Effect, Schema } from "effect"
+import { CurrentStore } from "../../warehouse/current-store.js"
 import { fenced } from "../../warehouse/lease.js"
 import { capped } from "./compare.js"
 
@@ -46,16 +47,11 @@ export const LastReconciliation = Schema.Struct({
 export type LastReconciliation = typeof LastReconciliation.Type
 
 /** One store's sync.reconciliations. */
-export class Reconciliations extends Context.Tag("shopsync/Reconciliations")<Reconciliations, {
-  readonly record: (pass: Pass, report: ResourceReport) => Effect.Effect<void, SqlError>
-  /** The last pass, if any. */
-  readonly last: Effect.Effect<LastReconciliation | undefined, SqlError>
-}>() {}
-
-export const makeReconciliations = (storeId: string) =>
-  Effect.gen(function*() {
+export class Reconciliations extends Effect.Service<Reconciliations>()("shopsync/Reconciliations", {
+  effect: Effect.gen(function*() {
+    const { storeId } = yield* CurrentStore
     const sql = yield* SqlClient.SqlClient
-    const record = (pass: Pass, r: ResourceReport) =>
+    const record = (pass: Pass, r: ResourceReport): Effect.Effect<void, SqlError> =>
       fenced(sql)(sql`
         INSERT INTO sync.reconciliations (store_id, run_id, resource, started_at, upper_bound, listed, missing, stale, gone, repair,
                                           repaired, missing_ids, stale_ids, gone_ids, requests, seconds)
@@ -76,7 +72,10 @@ export const makeReconciliations = (storeId: string) =>
       Effect.orDie,
       Effect.map((rows) => rows[0])
     )
-    return Reconciliations.of({ record, last })
+    return {
+      record,
+      /** The last pass, if any. */
+      last
+    }
   })
-
-export const ReconciliationsLive = (storeId: string) => Layer.effect(Reconciliations, makeReconciliations(storeId))
+}) {}
