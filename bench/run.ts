@@ -17,15 +17,18 @@
  *   8. freshness with `shopsync serve`: webhooks, a delivery burst, the scheduled sync alone (bench/freshness.ts);
  *   9. the store client's pace (bench/rate.ts): a rate-limited store, and one that slows past 4 requests in flight;
  *  10. stores kept current per hour by 1, 2 and 3 `shopsync worker` processes on this server (bench/workers.ts);
- *  11. requests a first and a no-change sync cost a real WooCommerce (bench/real-shop.ts; --only real-shop).
+ *  11. requests a first and a no-change sync cost a real WooCommerce (bench/real-shop.ts; --skip-real-shop);
+ *  and, only with --only real-shop-exact, issue 19's exactness on the real shop (bench/real-shop-exact.ts).
  * Prints the figures, the ratios and the targets, and writes bench/results/latest.json.
  *
  *   npm run bench                        # 100,000 orders, 300,000 for growth (about half an hour)
  *   npm run bench -- --quick             # a small store: checks the benchmark itself in about a minute
  *   npm run bench -- --orders N --concurrency C --latency-orders N --growth-orders N --skip-latency --skip-growth --skip-freshness
  *                                        --rate-orders N --skip-rate --workers-stores N --workers-window SECONDS --skip-workers
+ *                                        --skip-real-shop
  *   npm run bench -- --only workers      # one phase alone (with --quick too), merged into bench/results/latest.json
  *   npm run bench -- --only real-shop    # the real WooCommerce phase alone
+ *   npm run bench -- --only real-shop-exact [--first-syncs N]   # N first syncs per storage (default 5), compared with the shop
  *   npm run bench -- --growth-million    # growth to 10 × orders too (1,000,000 orders: hours)
  */
 import { spawn, spawnSync } from "node:child_process"
@@ -42,6 +45,7 @@ import { freshness, reportFreshness } from "./freshness.js"
 import { rateBench, reportRate } from "./rate.js"
 import { realShopBench, reportRealShop } from "./real-shop.js"
 import { type Cli, realShopExactBench, reportRealShopExact } from "./real-shop-exact.js"
+import type { Rows } from "../test/support/net-sales.js"
 import { startSimulator as startStoreProcess } from "./simulator.js"
 import { workersBench } from "./workers.js"
 import { reportWorkers } from "./workers-report.js"
@@ -209,23 +213,17 @@ const main = async () => {
   /** The real shop's phase: a first sync with every stream and a no-change one, each into the same fresh warehouse. */
   const runRealShop = async () => {
     const url = await freshDatabase("real_shop")
-    return realShopBench(async (storeEnv) => {
-      // measure rejects with the command's stderr when it fails.
-      const m = await measure(shopsync(["sync", "--no-push"]), { postgres }, { DATABASE_URL: url, ...storeEnv })
-      return m.seconds
-    })
+    return withDb(url, (c) =>
+      realShopBench(async (storeEnv) => {
+        // measure rejects with the command's stderr when it fails.
+        const m = await measure(shopsync(["sync", "--no-push"]), { postgres }, { DATABASE_URL: url, ...storeEnv })
+        return m.seconds
+      }, rowsOf(c)))
   }
   /** Issue 19's figures on the real shop: first syncs, days exact after changes, a no-change sync, a reconciliation. */
   const runRealShopExact = async () => {
     const url = await freshDatabase("real_shop_exact")
-    const db = new pg.Client({ connectionString: url })
-    await db.connect()
-    try {
-      const rows = async <T,>(text: string, params: unknown[] = []) => (await db.query(text, params)).rows as T[]
-      return await realShopExactBench(cliOn(url), rows, optionalArg("first-syncs") ?? 5)
-    } finally {
-      await db.end()
-    }
+    return withDb(url, (c) => realShopExactBench(cliOn(url), rowsOf(c), optionalArg("first-syncs") ?? 5))
   }
   /** A phase alone (--only): its figures printed and merged into the last full run's, the warehouse cleaned up after. */
   const runAlone = async <A>(key: string, run: () => Promise<A>, report: (figures: A) => void) => {
@@ -312,6 +310,8 @@ const main = async () => {
     }
     const fresh = flag("skip-freshness") ? undefined : await freshness({ quick, shopsync, startSimulator, freshDatabase, env })
     const workers = flag("skip-workers") ? undefined : await runWorkers()
+    console.error("real shop: a first sync and a no-change one, counted by the shop")
+    const realShop = flag("skip-real-shop") ? undefined : await runRealShop()
 
     const limit = Math.max(source.seconds, sink.seconds)
     const speedup = (c: number) => {
@@ -356,16 +356,23 @@ const main = async () => {
         latencyConcurrency4OverConcurrency1: speedup(4)
       },
       freshness: fresh,
-      workers
+      workers,
+      realShop
     }
     report(result)
     if (fresh) reportFreshness(fresh)
     if (rate) reportRate(rate)
     if (workers) reportWorkers(workers)
+    if (!flag("skip-real-shop")) reportRealShop(realShop)
     saveResult(result, false)
   } finally {
     for (const s of [sim, slowSim]) s?.stop()
     await cleanup()
+  }
+
+  /** A query function on a connected client, as the real-shop phases compare the warehouse with the shop. */
+  function rowsOf(c: pg.Client): Rows {
+    return async <T,>(text: string, params: unknown[] = []) => (await c.query(text, params)).rows as T[]
   }
 
   async function withDb<A>(url: string, f: (c: pg.Client) => Promise<A>) {
