@@ -12,9 +12,9 @@ import type { Rows } from "../test/support/net-sales.js"
 import { realWooMissing, type RealStore, startRealStore } from "../test/support/real-woo.js"
 import { served } from "./real-shop.js"
 
-/** One CLI run against the shop: its wall seconds, exit code and the tail of its stderr. */
+/** One CLI run against the shop: its wall seconds, exit code and the tails of its output. */
 export type Cli = (args: ReadonlyArray<string>, env: Record<string, string>) =>
-  Promise<{ readonly seconds: number; readonly code: number; readonly stderr: string }>
+  Promise<{ readonly seconds: number; readonly code: number; readonly stdout: string; readonly stderr: string }>
 
 export interface Checked {
   readonly storeId: string

@@ -9,6 +9,8 @@ import * as path from "node:path"
 import { seedShop } from "../test/real-woo/shop.js"
 import type { Rows } from "../test/support/net-sales.js"
 import { realWooMissing, type RealStore, startRealStore } from "../test/support/real-woo.js"
+import type { Cli } from "./real-shop-exact.js"
+import { type LoadFigures, reportShopLoad, shopLoad } from "./real-shop-load.js"
 
 interface Served {
   readonly route: string
@@ -45,6 +47,8 @@ export interface RealShopFigures {
    * rows in pages of 100 (an empty listing still one request), the store's report, the clock.
    */
   readonly pagingFloor: number
+  /** The shop's capacity, a backfill's share of it, and what the shop's visitors see meanwhile. */
+  readonly load: LoadFigures
 }
 
 /** The sales listings a first sync reads, as warehouse rows: each is paged by 100 at best. */
@@ -88,7 +92,7 @@ const tally = (lines: ReadonlyArray<Served>, seconds: number): RealShopRun => {
  * Runs the phase with `sync(env)`, which runs `shopsync sync --no-push` against the shop and a fresh warehouse and
  * answers its wall seconds. Undefined when the machine cannot run the shop.
  */
-export const realShopBench = async (sync: (env: Record<string, string>) => Promise<number>, rows: Rows): Promise<RealShopFigures | undefined> => {
+export const realShopBench = async (sync: (env: Record<string, string>) => Promise<number>, rows: Rows, cli: Cli): Promise<RealShopFigures | undefined> => {
   if (realWooMissing()) return undefined
   const store = await startRealStore({ hpos: true })
   try {
@@ -108,7 +112,8 @@ export const realShopBench = async (sync: (env: Record<string, string>) => Promi
       salesPer100Orders: Math.round((first.sales / seeded.orders) * 100 * 100) / 100,
       childrenPerOrder: Math.round((first.children / seeded.orders) * 1000) / 1000,
       notesPassPerOrder: Math.round(((first.routes["/wc/v3/orders/<id>/notes"] ?? 0) / seeded.orders) * 1000) / 1000,
-      pagingFloor: await pagingFloor(rows, env.STORE_ID)
+      pagingFloor: await pagingFloor(rows, env.STORE_ID),
+      load: await shopLoad(store, seeded.orders, (streams) => cli(["backfill", "--since", "2000-01-01", "--streams", streams], env))
     }
   } finally {
     await store.stop()
@@ -128,6 +133,7 @@ export const reportRealShop = (f: RealShopFigures | undefined) => {
     `so the sync's overhead is ${f.first.sales - f.pagingFloor} requests)`)
   console.log(`  order notes pass per order: ${f.notesPassPerOrder} (target ≤ 0.1: ${f.notesPassPerOrder <= 0.1 ? "met" : "not met"}); ` +
     `every per-parent read per order: ${f.childrenPerOrder}`)
+  reportShopLoad(f.load)
   console.log(`  routes of the first sync: ${Object.entries(f.first.routes).slice(0, 12).map(([r, n]) => `${r} ${n}`).join(", ")}`)
   console.log(`  its order listings:\n${f.first.orderListings.map((q) => `    ${q}`).join("\n")}`)
 }

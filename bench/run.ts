@@ -135,15 +135,16 @@ const measure = (command: ReadonlyArray<string>, watched: Watched, env: Record<s
 
 const shopsync = (args: ReadonlyArray<string>) => [process.execPath, path.join(root, "dist/bin/shopsync.js"), ...args]
 
-/** The CLI against `databaseUrl`, answering its wall seconds and exit code (the caller judges it), stderr's tail kept. */
+/** The CLI against `databaseUrl`, answering its wall seconds and exit code (the caller judges it), its output's tails kept. */
 const cliOn = (databaseUrl: string): Cli => (args, env) =>
   new Promise((resolve) => {
     const started = performance.now()
     const [node, ...rest] = shopsync(args)
-    const child = spawn(node!, rest, { cwd: root, env: { ...process.env, SHOPSYNC_CONFIG: "/dev/null", DATABASE_URL: databaseUrl, ...env }, stdio: ["ignore", "ignore", "pipe"] })
-    let stderr = ""
+    const child = spawn(node!, rest, { cwd: root, env: { ...process.env, SHOPSYNC_CONFIG: "/dev/null", DATABASE_URL: databaseUrl, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+    let [stdout, stderr] = ["", ""]
+    child.stdout.on("data", (d) => (stdout = (stdout + String(d)).slice(-4000)))
     child.stderr.on("data", (d) => (stderr = (stderr + String(d)).slice(-4000)))
-    child.on("close", (code) => resolve({ seconds: (performance.now() - started) / 1000, code: code ?? -1, stderr }))
+    child.on("close", (code) => resolve({ seconds: (performance.now() - started) / 1000, code: code ?? -1, stdout, stderr }))
   })
 
 const startSimulator = (storeOrders: number, faults?: string) =>
@@ -218,7 +219,7 @@ const main = async () => {
         // measure rejects with the command's stderr when it fails.
         const m = await measure(shopsync(["sync", "--no-push"]), { postgres }, { DATABASE_URL: url, ...storeEnv })
         return m.seconds
-      }, rowsOf(c)))
+      }, rowsOf(c), cliOn(url)))
   }
   /** Issue 19's figures on the real shop: first syncs, days exact after changes, a no-change sync, a reconciliation. */
   const runRealShopExact = async () => {
