@@ -1,5 +1,5 @@
 import { Command, HelpDoc, Options, ValidationError } from "@effect/cli"
-import { Effect, Layer, Option } from "effect"
+import { Clock, Effect, Layer, Option } from "effect"
 import { storeSettingsConfig } from "../config/settings.js"
 import { StoreJobs } from "../jobs/store-jobs.js"
 import { SALES_STREAMS } from "../sync/catalogue.js"
@@ -24,13 +24,12 @@ const day = (name: string, description: string) =>
     Options.mapEffect((value) =>
       !isCalendarDay(value)
         ? invalid(`--${name} must be a calendar day YYYY-MM-DD that exists, got "${value}"`)
-        : value > latestDay()
-        ? invalid(`--${name} ${value} is in the future: no store has reached that day yet (today is ${today()} in UTC)`)
-        : Effect.succeed(value)
+        : Effect.flatMap(Effect.all([latestDay, Clock.currentTimeMillis]), ([latest, now]) =>
+          value > latest
+            ? invalid(`--${name} ${value} is in the future: no store has reached that day yet (today is ${new Date(now).toISOString().slice(0, 10)} in UTC)`)
+            : Effect.succeed(value))
     )
   )
-
-const today = () => new Date().toISOString().slice(0, 10)
 
 /** --since and --until, in order, checked while the command line is read (a mistake in them exits 64 before any work). */
 export const period = Options.all({
@@ -40,7 +39,7 @@ export const period = Options.all({
   Options.mapEffect(({ since, until }) =>
     Option.isSome(until) && until.value < since
       ? invalid(`--until ${until.value} is before --since ${since}`)
-      : Effect.succeed({ since, until: Option.getOrElse(until, latestDay) })
+      : Effect.map(Option.match(until, { onNone: () => latestDay, onSome: Effect.succeed }), (last) => ({ since, until: last }))
   )
 )
 

@@ -105,7 +105,8 @@ export const RegistryDirectoryLive = (runner: string) =>
         Effect.zipRight(applyBeforeSync(storeId), run(storeId, "sync", { streams: STREAMS, mode: { kind: "sync" }, waitForLock: false, named: false }, trigger))
           .pipe(Effect.ensuring(checkFreshness(storeId))),
       backfillStore: (storeId, { since, until }) =>
-        run(storeId, "backfill", { streams: SALES_STREAMS, mode: { kind: "backfill", since, until: until ?? latestDay() }, waitForLock: true, named: false }, `backfill ${since}…${until ?? "today"}`),
+        Effect.flatMap(until === undefined ? latestDay : Effect.succeed(until), (last) =>
+          run(storeId, "backfill", { streams: SALES_STREAMS, mode: { kind: "backfill", since, until: last }, waitForLock: true, named: false }, `backfill ${since}…${until ?? "today"}`)),
       pushContacts: (storeId) => push(storeId).pipe(asWorkFailed(storeId), Effect.provide(context)),
       applyDelivery: (storeId) => applyInbox(storeId).pipe(asWorkFailed(storeId), Effect.provide(context))
     })
