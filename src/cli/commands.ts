@@ -1,6 +1,7 @@
 import { Command } from "@effect/cli"
 import { backfillCommand } from "./backfill-command.js"
 import { checkCommand } from "./check-command.js"
+import { serveCommand, workerCommand } from "./lazy-commands.js"
 import { dbtSourcesCommand } from "./dbt-sources-command.js"
 import { demoCommand } from "./demo-command.js"
 import { marketingHooksCommand } from "./marketing-hooks-command.js"
@@ -8,14 +9,12 @@ import { migrateCommand } from "./migrate-command.js"
 import { pushCommand } from "./push-command.js"
 import { resyncCommand } from "./resync-command.js"
 import { simulateCommand } from "./simulate-command.js"
-import { serveCommand } from "./serve-command.js"
 import { statusCommand } from "./status-command.js"
 import { storeHooksCommand } from "./store-hooks-command.js"
 import { storesCommand } from "./stores-command.js"
 import { syncCommand } from "./sync-command.js"
 import { verifyCommand } from "./verify-command.js"
 import { warehouseCommand } from "./warehouse-command.js"
-import { workerCommand } from "./worker-command.js"
 
 /** The command tree of `shopsync`: what the entry point runs and what help and usage errors are read from. */
 export const shopsync = Command.make("shopsync").pipe(

@@ -8,7 +8,6 @@ import { type StoreJob, StoreJobs } from "../jobs/store-jobs.js"
 import { migrate } from "../warehouse/migrate.js"
 import { period } from "./backfill-command.js"
 import { forStoreId } from "./errors.js"
-import { runningWorkers, runThroughCluster } from "./stores-cluster.js"
 import { addCommand, formatEvery, registryLayer, storeIdArg } from "./stores-add.js"
 import { setCommand } from "./stores-set.js"
 import { selectedStreams, streamsOption } from "./streams-option.js"
@@ -124,16 +123,18 @@ const here = Options.boolean("here").pipe(
 /**
  * Through the cluster when a worker is running and the job is the one a worker runs (every stream, the push): the
  * worker holding the store's shard runs it between the store's scheduled syncs, never beside one. Here otherwise.
+ * stores-cluster.ts (and with it @effect/cluster) is loaded only here, not at every command's start.
  */
 const dispatch = (command: "sync" | "backfill", storeId: string, forceHere: boolean, job: StoreJob, push: boolean) =>
   forStoreId(command, storeId, Effect.gen(function*() {
-    const workers = forceHere ? 0 : yield* runningWorkers
+    const cluster = yield* Effect.promise(() => import("./stores-cluster.js"))
+    const workers = forceHere ? 0 : yield* cluster.runningWorkers
     if (workers === 0) {
       yield* Effect.logInfo(`stores ${command}: running here (${forceHere ? "--here" : "no worker is running"})`)
       return yield* runHere(storeId, job, push)
     }
     yield* Effect.logInfo(`stores ${command}: through the cluster (${workers} worker${workers === 1 ? "" : "s"} running)`)
-    yield* runThroughCluster(storeId, job.mode)
+    yield* cluster.runThroughCluster(storeId, job.mode)
   }).pipe(Effect.provide(registryLayer)))
 
 const syncCommand = Command.make("sync", { storeId: storeIdArg, streams: streamsOption("all"), wait, noPush, here }, (o) =>

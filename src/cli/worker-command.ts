@@ -1,4 +1,3 @@
-import { Command } from "@effect/cli"
 import type * as Sharding from "@effect/cluster/Sharding"
 import type * as HttpApp from "@effect/platform/HttpApp"
 import type * as HttpRouter from "@effect/platform/HttpRouter"
@@ -103,11 +102,11 @@ const serveWorker = (options: ServeWorkerOptions) =>
   }).pipe(Effect.scoped, Effect.provide(listenerLayer(options.http)))
 
 /**
- * A runner of the cluster with the registry's stores, serving HTTP: migrates the warehouse, then runs until stopped.
+ * `shopsync worker` (cli/lazy-commands.ts): a runner of the cluster with the registry's stores, serving HTTP: migrates the warehouse, then runs until stopped.
  * SIGTERM: new deliveries get 503, the runner finishes its running jobs, gives up its shards (the others take them at
  * their next refresh) and the command exits 143.
  */
-const worker = Effect.gen(function*() {
+export const worker = Effect.gen(function*() {
   const url = yield* databaseUrlConfig
   if (Option.isNone(url)) return yield* new WorkerNeedsSharedDatabase()
   const { concurrency, host, port } = yield* runnerSettingsConfig
@@ -129,23 +128,3 @@ const worker = Effect.gen(function*() {
     return yield* serveWorker({ runner, http, admin, token, concurrency, clusterSql: pools.clusterSql })
   }).pipe(Effect.provide(pools.workSql))
 })
-
-export const workerCommand = Command.make("worker", {}, () => worker).pipe(Command.withDescription(
-  "Joins the cluster of workers that keeps the registered stores (`shopsync stores add`) current: each worker is a runner " +
-    "of @effect/cluster listening on SHOPSYNC_RUNNER_HOST:SHOPSYNC_RUNNER_PORT (default port 34431; the host is the address " +
-    "the other workers reach it at), holding a share of the 300 shards the stores hash to, and syncs its stores at their " +
-    "interval, at most SHOPSYNC_RUNNER_CONCURRENCY (default 4) at once. Its webhook listener, SHOPSYNC_HTTP_HOST:SHOPSYNC_HTTP_PORT " +
-    "(default 127.0.0.1:8787), takes every registered store's signed webhooks at POST /webhooks/store/<store_id> (checked against " +
-    "that store's registered webhook secret; any worker takes any store's delivery, so put a load balancer in front of them " +
-    "all) and answers GET /healthz (200 when the warehouse answers and this runner is in the cluster; the status only). Its " +
-    "admin listener, SHOPSYNC_ADMIN_HOST:SHOPSYNC_ADMIN_PORT (default 127.0.0.1:8788), serves GET /metrics (Prometheus, the " +
-    "stores this worker holds), GET / (every store), GET /stores/<store_id> (one store's page) and GET /healthz with its " +
-    "reason; off loopback it needs SHOPSYNC_ADMIN_TOKEN (or _FILE) as Authorization: Bearer. Needs DATABASE_URL (the " +
-    "PostgreSQL all workers share) and SHOPSYNC_MASTER_KEY or SHOPSYNC_MASTER_KEY_FILE. The runners' socket is TLS keyed by " +
-    "SHOPSYNC_CLUSTER_SECRET or SHOPSYNC_CLUSTER_SECRET_FILE (at least 32 characters, the same for every worker and every " +
-    "`stores sync`/`stores backfill`; only a worker whose SHOPSYNC_RUNNER_HOST is loopback may run without, unauthenticated). Start as many as needed, on one " +
-    "machine (each with its own SHOPSYNC_RUNNER_PORT, SHOPSYNC_HTTP_PORT and SHOPSYNC_ADMIN_PORT) or many; one that dies has its stores taken " +
-    "over by the others within 20 s. SIGTERM: new deliveries get 503, it finishes its running syncs, hands its shards " +
-    "over, exits 143. With SHOPSYNC_ALERT_WEBHOOK_URL (or SHOPSYNC_ALERT_WEBHOOK_URL_FILE) a failed store job POSTs a JSON " +
-    "alert there, and so does a store whose orders data is no longer current by analytics.freshness (once; again when it recovers)."
-))

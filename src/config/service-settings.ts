@@ -43,6 +43,19 @@ export const inboxMaxBytesConfig = named("SHOPSYNC_INBOX_MAX_MB", Config.number(
   Config.map((mb) => Math.floor(mb * 1024 * 1024))
 ))
 
+/**
+ * SHOPSYNC_WEBHOOK_LOG_EVERY: how often, at most, one cause of rejected webhook deliveries is logged (`serve`, `worker`);
+ * what comes between is summed into its next line. In milliseconds.
+ */
+export const webhookLogEveryConfig = named("SHOPSYNC_WEBHOOK_LOG_EVERY", Config.string().pipe(
+  Config.withDefault("1m"),
+  Config.validate({
+    message: "SHOPSYNC_WEBHOOK_LOG_EVERY must be a duration of at least 1s, such as 1m, 90s, 1h or a number of seconds",
+    validation: (s) => (parseDurationMs(s) ?? 0) >= 1000
+  }),
+  Config.map((s) => parseDurationMs(s)!)
+))
+
 /** Where `serve` and `worker` take webhooks (and answer /healthz); the rest is on the admin listener. */
 export const httpListenConfig = Config.all({
   host: named("SHOPSYNC_HTTP_HOST", Config.string().pipe(

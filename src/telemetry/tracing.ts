@@ -7,9 +7,6 @@
  * OTEL_TRACES_EXPORTER=none turn it off. Without an endpoint nothing is installed: no SDK, no exporter, no
  * network, only Effect's built-in tracer as before.
  */
-import * as NodeSdk from "@effect/opentelemetry/NodeSdk"
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto"
-import { BatchSpanProcessor, type SpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
 import { Config, Effect, Layer, Option } from "effect"
 
 export const SERVICE_NAME = "shopsync"
@@ -24,19 +21,15 @@ export const otlpEndpoint = Effect.gen(function*() {
   return Option.isSome(traces) ? traces : yield* env("OTEL_EXPORTER_OTLP_ENDPOINT")
 }).pipe(Effect.orDie)
 
-/** An OpenTelemetry tracer exporting to `exporter`; batched (production) or one span at a time (tests). */
-export const tracerLayer = (exporter: SpanExporter, batch = true) =>
-  NodeSdk.layer(() => ({
-    resource: { serviceName: SERVICE_NAME, serviceVersion: "0.1.0" },
-    spanProcessor: batch ? new BatchSpanProcessor(exporter) : new SimpleSpanProcessor(exporter),
-    // The batch still queued is sent at exit; a collector that does not answer holds the exit up this long at most.
-    shutdownTimeout: "5 seconds"
-  }))
-
 /**
  * Provided once at the entry point. The exporter reads the endpoint, headers and timeout from the environment
- * itself (so OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as given, the generic one gets /v1/traces appended).
+ * itself (so OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is used as given, the generic one gets /v1/traces appended). The
+ * SDK and the exporter (otel-tracer.ts) are loaded only then: importing them costs every command a third of a
+ * second or more of its start-up.
  */
 export const TracingLive: Layer.Layer<never> = Layer.unwrapEffect(
-  Effect.map(otlpEndpoint, (endpoint) => (Option.isNone(endpoint) ? Layer.empty : Layer.discard(tracerLayer(new OTLPTraceExporter()))))
+  Effect.flatMap(otlpEndpoint, (endpoint) =>
+    Option.isNone(endpoint)
+      ? Effect.succeed(Layer.empty)
+      : Effect.map(Effect.promise(() => import("./otel-tracer.js")), (otel) => Layer.discard(otel.otlpTracerLayer())))
 )

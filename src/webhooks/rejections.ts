@@ -1,8 +1,9 @@
 import { Clock, Context, Duration, Effect, Layer, Metric, Ref, Schedule, Schema } from "effect"
+import { webhookLogEveryConfig } from "../config/service-settings.js"
 
 /**
  * Deliveries the webhook listener refuses, by cause: counted (`shopsync_webhook_rejections_total` on /metrics, and
- * the same tally on the status page) and logged at most once a minute per cause, naming the fix. A flood of badly
+ * the same tally on the status page) and logged at most once a minute per cause (SHOPSYNC_WEBHOOK_LOG_EVERY), naming the fix. A flood of badly
  * signed deliveries is one line a minute, not one per request; the log never holds a body, a secret or a store id
  * taken from the URL. Deliveries stored but not applicable (the inbox worker's) are logged by the same rule under
  * `unapplicable`; the inbox counts those (failed), so they are not counted here.
@@ -74,10 +75,15 @@ export const webhookRejections = Metric.counter("shopsync_webhook_rejections_tot
 export const RejectedCount = Schema.Struct({ cause: RejectionCause, count: Schema.Number })
 export type RejectedCount = typeof RejectedCount.Type
 
-/** One cause is logged at most this often; what comes between is summed into its next line. */
-const WINDOW = Duration.minutes(1)
-/** How often causes with rejections not yet logged are looked at. */
-const SWEEP = Duration.seconds(5)
+/**
+ * One cause is logged at most once a window (SHOPSYNC_WEBHOOK_LOG_EVERY, default a minute); what comes between is
+ * summed into its next line. Causes with rejections not yet logged are looked at every 5 s (a fifth of a shorter window).
+ */
+const sweepMs = (windowMs: number) => Math.min(5_000, windowMs / 5)
+
+/** The window as its lines name it: "minute", "5 minutes", "10 seconds". */
+const windowText = (windowMs: number) =>
+  windowMs === 60_000 ? "minute" : windowMs % 60_000 === 0 ? `${windowMs / 60_000} minutes` : `${windowMs / 1000} seconds`
 
 interface Tally {
   /** When this cause was last logged (epoch ms; undefined: never). */
@@ -88,28 +94,29 @@ interface Tally {
 }
 
 export class WebhookRejections extends Context.Tag("shopsync/WebhookRejections")<WebhookRejections, {
-  /** Counts a refused delivery under its store (`storeId` is a registered store, or a fixed tag) and logs per WINDOW. */
+  /** Counts a refused delivery under its store (`storeId` is a registered store, or a fixed tag) and logs once a window. */
   readonly record: (cause: RejectionCause, storeId: string, detail?: string) => Effect.Effect<void>
   /** The causes the store's deliveries were refused for since the process started, with their counts. */
   readonly counts: (storeId: string) => Effect.Effect<ReadonlyArray<RejectedCount>>
-  /** Logs a delivery stored but not applicable (`detail`: which, and why) per WINDOW; the inbox counts it as failed. */
+  /** Logs a delivery stored but not applicable (`detail`: which, and why) once a window; the inbox counts it as failed. */
   readonly unapplicable: (detail: string) => Effect.Effect<void>
 }>() {}
 
-const logLine = (cause: LoggedCause, count: number, detail: string | undefined) => {
+const logLine = (windowMs: number, cause: LoggedCause, count: number, detail: string | undefined) => {
   const { what, fix } = cause === "unapplicable" ? UNAPPLICABLE : REJECTIONS[cause]
   return Effect.logWarning(
-    `webhooks: ${count} ${count === 1 ? "delivery" : "deliveries"} rejected in the last minute: ${what}` +
+    `webhooks: ${count} ${count === 1 ? "delivery" : "deliveries"} rejected in the last ${windowText(windowMs)}: ${what}` +
       `${detail === undefined ? "" : ` (last: ${detail})`}; ${fix}`
   ).pipe(Effect.annotateLogs({ cause, rejected: count }))
 }
 
 /**
  * The tally of one process. `tagStore`: a worker tags the counter with the store (several stores), `serve` does not
- * (its one store), as shopsync_webhook_deliveries_total. Runs the once-a-minute sweep until its scope closes.
+ * (its one store), as shopsync_webhook_deliveries_total. Runs the sweep until its scope closes.
  */
 export const WebhookRejectionsLive = (options: { readonly tagStore: boolean }) =>
   Layer.scoped(WebhookRejections, Effect.gen(function*() {
+    const windowMs = yield* webhookLogEveryConfig
     const tallies = yield* Ref.make(new Map<LoggedCause, Tally>())
     const counts = yield* Ref.make(new Map<string, ReadonlyMap<RejectionCause, number>>())
     const series = (cause: RejectionCause, storeId: string) => {
@@ -119,20 +126,20 @@ export const WebhookRejectionsLive = (options: { readonly tagStore: boolean }) =
     // serve exports every cause from the start, at 0 (a worker's series appear with their store's first rejection).
     if (!options.tagStore) yield* Effect.forEach(RejectionCause.literals, (cause) => Metric.value(series(cause, "")), { discard: true })
 
-    /** The tally to log for `cause` now (undefined: nothing, or its last line is under WINDOW old), counting `added` more. */
+    /** The tally to log for `cause` now (undefined: nothing, or its last line is under a window old), counting `added` more. */
     const due = (now: number, cause: LoggedCause, added: number, detail: string | undefined) =>
       Ref.modify(tallies, (held): readonly [Tally | undefined, Map<LoggedCause, Tally>] => {
         const was = held.get(cause)
         const tally: Tally = { loggedAt: was?.loggedAt, unlogged: (was?.unlogged ?? 0) + added, detail: detail ?? was?.detail }
-        const ready = tally.unlogged > 0 && (tally.loggedAt === undefined || now - tally.loggedAt >= Duration.toMillis(WINDOW))
+        const ready = tally.unlogged > 0 && (tally.loggedAt === undefined || now - tally.loggedAt >= windowMs)
         return ready ? [tally, new Map(held).set(cause, { loggedAt: now, unlogged: 0, detail: undefined })] : [undefined, added > 0 ? new Map(held).set(cause, tally) : held]
       })
 
-    /** Logs `cause` now when its last line is a WINDOW old, else leaves it to the sweep. */
+    /** Logs `cause` now when its last line is a window old, else leaves it to the sweep. */
     const log = (cause: LoggedCause, detail: string | undefined) =>
       Effect.gen(function*() {
         const ready = yield* due(yield* Clock.currentTimeMillis, cause, 1, detail)
-        if (ready !== undefined) yield* logLine(cause, ready.unlogged, ready.detail)
+        if (ready !== undefined) yield* logLine(windowMs, cause, ready.unlogged, ready.detail)
       })
 
     const record = (cause: RejectionCause, storeId: string, detail?: string) =>
@@ -149,10 +156,10 @@ export const WebhookRejectionsLive = (options: { readonly tagStore: boolean }) =
       const now = yield* Clock.currentTimeMillis
       for (const cause of LOGGED_CAUSES) {
         const ready = yield* due(now, cause, 0, undefined)
-        if (ready !== undefined) yield* logLine(cause, ready.unlogged, ready.detail)
+        if (ready !== undefined) yield* logLine(windowMs, cause, ready.unlogged, ready.detail)
       }
     })
-    yield* Effect.forkScoped(Effect.repeat(sweep, Schedule.spaced(SWEEP)))
+    yield* Effect.forkScoped(Effect.repeat(sweep, Schedule.spaced(Duration.millis(sweepMs(windowMs)))))
 
     return WebhookRejections.of({
       record,

@@ -2,7 +2,7 @@
 // line), counted per store and cause, and the counts are the series /metrics exports. Deliveries stored that cannot
 // be applied are logged by the same rule, counted by the inbox instead. Time is the TestClock's.
 import { it } from "@effect/vitest"
-import { Duration, Effect, Layer, Logger, Metric, TestClock } from "effect"
+import { ConfigProvider, Duration, Effect, Layer, Logger, Metric, TestClock } from "effect"
 import { describe, expect } from "vitest"
 import { webhookRejections, WebhookRejections, WebhookRejectionsLive } from "../../src/webhooks/rejections.js"
 
@@ -40,6 +40,24 @@ describe("webhook rejections", () => {
       expect(lines).toHaveLength(4)
       expect(lines[3]).toContain("1 delivery rejected in the last minute: bad or missing signature (401) (last: a detail); ")
     }).pipe(Effect.provide(collecting(lines, false)))
+  })
+
+  it.scoped("logs a cause at most once per SHOPSYNC_WEBHOOK_LOG_EVERY when it is set, naming that window", () => {
+    const lines: Array<string> = []
+    return Effect.gen(function*() {
+      const rejections = yield* WebhookRejections
+      for (let i = 0; i < 3; i++) yield* rejections.record("headers", "shop")
+      expect(lines).toEqual([expect.stringMatching(/^webhooks: 1 delivery rejected in the last 10 seconds: no webhook topic or id header \(400\); /)])
+      yield* tick(9)
+      expect(lines).toHaveLength(1)
+      // Ten seconds since the first line: the sweep (every 2 s, a fifth of the window) sums the two after it.
+      yield* tick(2)
+      expect(lines).toHaveLength(2)
+      expect(lines[1]).toMatch(/^webhooks: 2 deliveries rejected in the last 10 seconds: no webhook topic or id header/)
+    }).pipe(
+      Effect.provide(collecting(lines, false)),
+      Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["SHOPSYNC_WEBHOOK_LOG_EVERY", "10s"]])))
+    )
   })
 
   it.scoped("logs deliveries that cannot be applied by the same rule, under their own cause, without counting them", () => {
