@@ -67,18 +67,20 @@ describe("store simulator: rate limit and load", () => {
   })
 
   it("latency grows with the requests in flight beyond the knee", async () => {
-    sim = await startStoreSimulator({ clock, data: { seed: 3, orders: 20 }, throttle: { latency: { baseMs: 40, knee: 2, perExtraMs: 150 } } })
+    // A base of 400 ms keeps the first of a burst in flight while the other three arrive, even on a loaded machine
+    // (at 40 ms a late arrival found one fewer in flight).
+    sim = await startStoreSimulator({ clock, data: { seed: 3, orders: 20 }, throttle: { latency: { baseMs: 400, knee: 2, perExtraMs: 150 } } })
     const started = performance.now()
     const alone = await burstOf(1)
     const aloneMs = performance.now() - started
     expect(alone[0]!.status).toBe(200)
-    expect(aloneMs).toBeGreaterThanOrEqual(39)
+    expect(aloneMs).toBeGreaterThanOrEqual(399)
     // That it was charged the base alone is in inFlightAtArrival below (1 in flight): an upper bound on wall time
     // would measure the machine's load, not the simulator.
     const t0 = performance.now()
     await burstOf(4)
-    // The fourth arrival found three others: 40 + 2 × 150 ms.
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(339)
+    // The fourth arrival found three others: 400 + 2 × 150 ms.
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(699)
     expect(sim.inFlightAtArrival).toEqual([1, 1, 2, 3, 4])
   })
 
