@@ -34,7 +34,8 @@ describe("the store client finds the pace the store sustains", () => {
   it.each(["ratelimit", "x-ratelimit"] as const)("a host allowing 10 requests/s (burst 20, %s headers): every row, few 429s", async (headers) => {
     await syncAgainst({ rateLimit: { rps: 10, burst: 20, headers } }, (h) => {
       const refused = h.sim.requests.filter((r) => r.status === 429).length
-      expect(h.sim.requests.length).toBeGreaterThan(60)
+      // Over twice the burst: the rate, not the burst, let most of them through (a first sync asks no heads: 60).
+      expect(h.sim.requests.length).toBeGreaterThan(40)
       expect(refused).toBeLessThan(h.sim.requests.length * 0.1)
     })
   })
