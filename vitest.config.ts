@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config"
+import LongestFirst from "./test/support/sequencer.js"
 
 // The tests that run `shopsync worker` processes (several at once, each a cluster runner): the slowest e2e files.
 const CLUSTER = [
@@ -26,6 +27,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two cores.
     maxWorkers: 2,
+    // Longest files first, from test/durations.json where vitest has no cache of its own (a clean checkout: CI).
+    sequence: { sequencer: LongestFirst },
     minWorkers: 1,
     // Only the unit project runs in threads; the others in forks (the default), each file in a fresh process.
     poolOptions: { threads: { isolate: false } },
