@@ -120,20 +120,15 @@ const byKey = (a: string, b: string) => {
   return Number.isInteger(x) && Number.isInteger(y) ? x - y : a < b ? -1 : a > b ? 1 : 0
 }
 
-/**
- * A child resource: read for the parents that changed this run (`changed`, known once the streams they come
- * from have ended), and for every live parent on a periodic full pass (what the API cannot signal: a note does
- * not touch its order, a term not its attribute). A full pass checkpoints each batch of parents with its rows,
- * so a pass that stops resumes after the last parent it stored. Children of parents that are gone are marked deleted.
- */
 /** A pass's first run reads at least this many parents, so a small store's pass ends in one run. */
 const PASS_SHARE_FLOOR = 25
 
 /**
  * The parents of `parents` one run of a full pass reads: at most `percent` of them (SHOPSYNC_CHILDREN_PASS_PERCENT;
- * 100 reads the whole pass in one run), and after the pass's first share only as many as the time since the last share asks for the pass to end within
- * `passHours` (SHOPSYNC_CHILDREN_FULL_PASS_HOURS). A run a few minutes after the last reads a few parents, not a
- * tenth of them: the store serves the pass evenly over the day, and a sync with nothing new stays a few requests.
+ * 100 reads the whole pass in one run), and after the pass's first share only as many as the time since the last
+ * share asks for the pass to end within `passHours` (SHOPSYNC_CHILDREN_FULL_PASS_HOURS). A run a few minutes after
+ * the last reads a few parents, not a tenth of them: the store serves the pass evenly over the day, and a sync with
+ * nothing new stays a few requests.
  */
 export const passShare = (parents: number, percent: number, pace?: { readonly sinceLastShare: number; readonly passHours: number }) => {
   if (percent >= 100) return parents
@@ -142,6 +137,12 @@ export const passShare = (parents: number, percent: number, pace?: { readonly si
   return Math.min(cap, Math.max(1, Math.ceil((parents * Math.max(0, pace.sinceLastShare)) / (pace.passHours * 3600))))
 }
 
+/**
+ * A child resource: read for the parents that changed this run (`changed`, known once the streams they come
+ * from have ended), and for every live parent on a periodic full pass (what the API cannot signal: a note does
+ * not touch its order, a term not its attribute). A full pass checkpoints each batch of parents with its rows,
+ * so a pass that stops resumes after the last parent it stored. Children of parents that are gone are marked deleted.
+ */
 export const children = (
   name: ResourceName,
   parents: Effect.Effect<ReadonlyArray<string>, StreamError, StreamNeeds>
