@@ -110,7 +110,7 @@ type Step =
     readonly pageNo: number
     readonly firstTotal: number | undefined
     readonly stable: boolean
-    /** The ids this pass leaves out of its requests (`exclude`): those loaded when it began, if a page holds them. */
+    /** The ids this pass leaves out of its requests (`exclude`): those loaded when it began, up to EXCLUDE_MAX. */
     readonly exclude: ReadonlyArray<number> | undefined
   }
 
