@@ -3,6 +3,7 @@
  * - capacity: a bare client (OAuth 1.0a, nothing else) reads the order listing in pages of 100 by id at 1, 2, 4 and 8
  *   requests in flight, several rounds each; the best orders per second is what the shop can serve. A backfill of the
  *   orders by shopsync with default settings is measured against it (its own run time, from its summary);
+ * - _fields: a page of 100 orders whole and trimmed to the ids and dates the reconciliation reads, median of 9 each;
  * - visitors: the storefront's home page (`GET /`, PHP rendering a page as for a customer) one request after another,
  *   idle, then while backfills of the sales streams run back to back; the p95 of each, and their ratio.
  */
@@ -25,6 +26,8 @@ export interface LoadFigures {
   /** p95 during backfills over p95 idle (target ≤ 1.5). */
   readonly visitorSlowdown: number
   readonly backfills: number
+  /** A page of 100 orders, median ms and bytes: whole, and trimmed to what the reconciliation reads (`_fields`). */
+  readonly fields: { readonly wholeMs: number; readonly wholeBytes: number; readonly trimmedMs: number; readonly trimmedBytes: number }
 }
 
 const ROUNDS = 4
@@ -61,6 +64,29 @@ const pool = async (tasks: ReadonlyArray<() => Promise<unknown>>, limit: number)
   return (performance.now() - started) / 1000
 }
 
+const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+
+/** One page of 100 orders, whole and trimmed to `_fields=id,date_modified_gmt`, SAMPLES times each, alternating. */
+const SAMPLES = 9
+const fieldsCost = async (sign: ReturnType<typeof signer>) => {
+  const page = async (params: Record<string, string>) => {
+    const started = performance.now()
+    const res = await fetch(sign("/orders", { per_page: "100", page: "1", orderby: "id", order: "asc", ...params }))
+    const bytes = (await res.arrayBuffer()).byteLength
+    return { ms: performance.now() - started, bytes }
+  }
+  const whole: Array<{ ms: number; bytes: number }> = []
+  const trimmed: Array<{ ms: number; bytes: number }> = []
+  for (let i = 0; i < SAMPLES; i++) {
+    whole.push(await page({}))
+    trimmed.push(await page({ _fields: "id,date_modified_gmt" }))
+  }
+  return {
+    wholeMs: Math.round(median(whole.map((w) => w.ms))), wholeBytes: whole[0]!.bytes,
+    trimmedMs: Math.round(median(trimmed.map((t) => t.ms))), trimmedBytes: trimmed[0]!.bytes
+  }
+}
+
 const p95 = (ms: ReadonlyArray<number>) => {
   const sorted = [...ms].sort((a, b) => a - b)
   return Math.round(sorted[Math.max(0, Math.ceil(0.95 * sorted.length) - 1)] ?? Number.NaN)
@@ -84,6 +110,7 @@ export const shopLoad = async (store: RealStore, orders: number, backfill: Backf
     bare[String(limit)] = round((orders * ROUNDS) / (await pool(tasks, limit)))
   }
   const capacity = Math.max(...Object.values(bare))
+  const fields = await fieldsCost(sign)
   const run = await backfill("orders")
   const summary = /run \d+: (\d+) rows, (\d+) requests in ([\d.]+) s/.exec(run.stdout)
   if (run.code !== 0 || summary === null) throw new Error(`backfill exited ${run.code}:\n${run.stderr}\n${run.stdout}`)
@@ -106,11 +133,15 @@ export const shopLoad = async (store: RealStore, orders: number, backfill: Backf
   const visitorP95Ms = { idle: p95(idle), duringBackfill: p95(busy) }
   return {
     orders, bareOrdersPerSecond: bare, capacityOrdersPerSecond: capacity, backfillOrdersPerSecond: backfillRate,
-    shareOfCapacity: round(backfillRate / capacity, 2), visitorP95Ms, visitorSlowdown: round(visitorP95Ms.duringBackfill / visitorP95Ms.idle, 2), backfills
+    shareOfCapacity: round(backfillRate / capacity, 2), visitorP95Ms, visitorSlowdown: round(visitorP95Ms.duringBackfill / visitorP95Ms.idle, 2), backfills, fields
   }
 }
 
 export const reportShopLoad = (f: LoadFigures) => {
+  const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`
+  console.log(`  a page of 100 orders: ${f.fields.wholeMs} ms and ${kb(f.fields.wholeBytes)} whole, ` +
+    `${f.fields.trimmedMs} ms and ${kb(f.fields.trimmedBytes)} with _fields=id,date_modified_gmt (the reconciliation's listing; ` +
+    `a sync stores whole documents, so it cannot trim them)`)
   console.log(`  the shop's capacity for the order listing (a bare client, pages of 100 by id): ` +
     `${Object.entries(f.bareOrdersPerSecond).map(([c, r]) => `${r} orders/s at ${c} in flight`).join(", ")}`)
   console.log(`  a backfill of the orders with default settings: ${f.backfillOrdersPerSecond} orders/s, ` +
