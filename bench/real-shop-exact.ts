@@ -7,7 +7,7 @@
  * read through WooCommerce's PHP API (test/real-woo/php/snapshot.php).
  */
 import { describeDifference, type Difference, difference } from "../test/real-woo/compare.js"
-import { busyShop, changeShop, seedShop, snapshotShop } from "../test/real-woo/shop.js"
+import { busyShop, changeShop, SHOP_SHAPE, seedShop, snapshotShop, storeEnv } from "../test/real-woo/shop.js"
 import type { Rows } from "../test/support/net-sales.js"
 import { realWooMissing, type RealStore, startRealStore } from "../test/support/real-woo.js"
 import { served } from "./real-shop.js"
@@ -47,8 +47,6 @@ export interface ExactFigures {
   readonly ordersLost: number
 }
 
-/** The tests' shop (test/real-woo/scenario.ts): 420 orders over 60 days across a DST change, two bulk edits. */
-const SHAPE = { from: "2026-09-20", days: 60, count: 420, trash: 10, bulk: [150, 130] }
 const SEEDS = { HPOS: 7, posts: 21 } as const
 const settled = () => new Promise((resolve) => setTimeout(resolve, 3_000))
 
@@ -72,9 +70,9 @@ const storage = async (hpos: boolean, cli: Cli, rows: Rows, firstSyncs: number):
   const name = hpos ? "HPOS" : "posts"
   const store = await startRealStore({ hpos })
   try {
-    const seeded = await seedShop(store, { seed: SEEDS[name], ...SHAPE })
+    const seeded = await seedShop(store, { seed: SEEDS[name], ...SHOP_SHAPE })
     await settled()
-    const env = (storeId: string) => ({ STORE_API_URL: store.apiUrl, STORE_CONSUMER_KEY: store.consumerKey, STORE_CONSUMER_SECRET: store.consumerSecret, STORE_ID: storeId })
+    const env = (storeId: string) => storeEnv(store, storeId)
     const sync = (storeId: string) => async () => {
       const run = await cli(["sync", "--no-push"], env(storeId))
       if (run.code !== 0) throw new Error(`shopsync sync (${storeId}) exited ${run.code}:\n${run.stderr}`)

@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { seedShop } from "../test/real-woo/shop.js"
+import { SHOP_SHAPE, seedShop, storeEnv } from "../test/real-woo/shop.js"
 import type { Rows } from "../test/support/net-sales.js"
 import { realWooMissing, type RealStore, startRealStore } from "../test/support/real-woo.js"
 import type { Cli } from "./real-shop-exact.js"
@@ -96,8 +96,8 @@ export const realShopBench = async (sync: (env: Record<string, string>) => Promi
   if (realWooMissing()) return undefined
   const store = await startRealStore({ hpos: true })
   try {
-    const seeded = await seedShop(store, { seed: 3, from: "2026-09-20", days: 60, count: 420, trash: 10, bulk: [150, 130] })
-    const env = { STORE_API_URL: store.apiUrl, STORE_CONSUMER_KEY: store.consumerKey, STORE_CONSUMER_SECRET: store.consumerSecret, STORE_ID: "real-shop" }
+    const seeded = await seedShop(store, { seed: 3, ...SHOP_SHAPE })
+    const env = storeEnv(store, "real-shop")
     const before = served(store).length
     const firstSeconds = await sync(env)
     const afterFirst = served(store)

@@ -4,14 +4,10 @@ import { RESOURCES } from "../../src/sync/reconcile/resources.js"
 import { makeStoreHarness, STORE_ID, type WarehouseHarness } from "../support/harness.js"
 import { type RealStore, realWooMissing, startRealStore } from "../support/real-woo.js"
 import { describeDifference, difference, EXACT } from "./compare.js"
-import { busyShop, changeShop, expectedNetSales, seedShop, snapshotShop } from "./shop.js"
+import { busyShop, changeShop, expectedNetSales, SHOP_SHAPE, seedShop, snapshotShop } from "./shop.js"
 
-/**
- * 420 orders over 60 store-local days around the end of summer time in Europe/Paris (2026-10-25), then two bulk
- * edits leaving 150 and 130 orders on one modified second each: with about 130 orders modified before them,
- * pages of 100 end inside both seconds. Each storage has its seed; REAL_WOO_SEED picks another shop of the same shape.
- */
-const shape = (seed: number) => ({ seed: Number(process.env["REAL_WOO_SEED"] ?? seed), from: "2026-09-20", days: 60, count: 420, trash: 10, bulk: [150, 130] })
+/** Each storage has its seed; REAL_WOO_SEED picks another shop of the same shape. */
+const shape = (seed: number) => ({ seed: Number(process.env["REAL_WOO_SEED"] ?? seed), ...SHOP_SHAPE })
 
 /**
  * Production's defaults: deletions looked for every run (SHOPSYNC_DELETIONS_HOURS 0), customers fully scanned daily,

@@ -21,6 +21,17 @@ export interface SeedOptions {
   readonly bulk: ReadonlyArray<number>
 }
 
+/** The environment a CLI run against `store` needs, as `store_id`. */
+export const storeEnv = (store: RealStore, storeId: string) =>
+  ({ STORE_API_URL: store.apiUrl, STORE_CONSUMER_KEY: store.consumerKey, STORE_CONSUMER_SECRET: store.consumerSecret, STORE_ID: storeId })
+
+/**
+ * The shop the real-store tests and benchmarks seed: 420 orders over 60 store-local days around the end of summer time
+ * in Europe/Paris (2026-10-25), then two bulk edits leaving 150 and 130 orders on one modified second each: with about
+ * 130 orders modified before them, pages of 100 end inside both seconds.
+ */
+export const SHOP_SHAPE = { from: "2026-09-20", days: 60, count: 420, trash: 10, bulk: [150, 130] } as const satisfies Omit<SeedOptions, "seed">
+
 export const seedShop = (store: RealStore, options: SeedOptions) =>
   store.php<{ orders: number; groups: number[][] }>(withHelpers("seed.php"), options)
 
