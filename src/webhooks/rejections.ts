@@ -3,9 +3,9 @@ import { webhookLogEveryConfig } from "../config/service-settings.js"
 
 /**
  * Deliveries the webhook listener refuses, by cause: counted (`shopsync_webhook_rejections_total` on /metrics, and
- * the same tally on the status page) and logged at most once a minute per cause (SHOPSYNC_WEBHOOK_LOG_EVERY), naming the fix. A flood of badly
- * signed deliveries is one line a minute, not one per request; the log never holds a body, a secret or a store id
- * taken from the URL. Deliveries stored but not applicable (the inbox worker's) are logged by the same rule under
+ * the same tally on the status page) and logged at most once a minute per cause (SHOPSYNC_WEBHOOK_LOG_EVERY), naming
+ * the fix. A flood of badly signed deliveries is one line a minute, not one per request; the log never holds a body,
+ * a secret or a store id taken from the URL. Deliveries stored but not applicable (the inbox worker's) are logged by the same rule under
  * `unapplicable`; the inbox counts those (failed), so they are not counted here.
  */
 export const RejectionCause = Schema.Literal(
