@@ -59,7 +59,8 @@ const BURST = 1_000
 const BURST_SECONDS = 10
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN
+/** The nearest-rank percentile `p` of numbers sorted ascending (NaN for none). */
+export const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN
 const latencies = (ms: ReadonlyArray<number>): Latencies => {
   const sorted = [...ms].sort((a, b) => a - b)
   return { changes: ms.length, p50Ms: Math.round(percentile(sorted, 50)), p95Ms: Math.round(percentile(sorted, 95)), maxMs: Math.round(sorted.at(-1) ?? NaN) }

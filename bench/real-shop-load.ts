@@ -10,6 +10,7 @@
 import { createHmac } from "node:crypto"
 import OAuth from "oauth-1.0a"
 import type { RealStore } from "../test/support/real-woo.js"
+import { percentile } from "./freshness.js"
 
 /** A backfill of `streams` (comma-separated) by the CLI: its exit code and output (the run's summary on stdout). */
 export type Backfill = (streams: string) => Promise<{ readonly code: number; readonly stdout: string; readonly stderr: string }>
@@ -64,7 +65,7 @@ const pool = async (tasks: ReadonlyArray<() => Promise<unknown>>, limit: number)
   return (performance.now() - started) / 1000
 }
 
-const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const sortedPercentile = (xs: ReadonlyArray<number>, p: number) => percentile([...xs].sort((a, b) => a - b), p)
 
 /** One page of 100 orders, whole and trimmed to `_fields=id,date_modified_gmt`, SAMPLES times each, alternating. */
 const SAMPLES = 9
@@ -82,15 +83,12 @@ const fieldsCost = async (sign: ReturnType<typeof signer>) => {
     trimmed.push(await page({ _fields: "id,date_modified_gmt" }))
   }
   return {
-    wholeMs: Math.round(median(whole.map((w) => w.ms))), wholeBytes: whole[0]!.bytes,
-    trimmedMs: Math.round(median(trimmed.map((t) => t.ms))), trimmedBytes: trimmed[0]!.bytes
+    wholeMs: Math.round(sortedPercentile(whole.map((w) => w.ms), 50)), wholeBytes: whole[0]!.bytes,
+    trimmedMs: Math.round(sortedPercentile(trimmed.map((t) => t.ms), 50)), trimmedBytes: trimmed[0]!.bytes
   }
 }
 
-const p95 = (ms: ReadonlyArray<number>) => {
-  const sorted = [...ms].sort((a, b) => a - b)
-  return Math.round(sorted[Math.max(0, Math.ceil(0.95 * sorted.length) - 1)] ?? Number.NaN)
-}
+const p95 = (ms: ReadonlyArray<number>) => Math.round(sortedPercentile(ms, 95))
 
 const visits = async (home: string) => {
   const ms: number[] = []
