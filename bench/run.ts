@@ -38,6 +38,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Effect, Exit, Scope } from "effect"
 import pg from "pg"
+import { buildCli } from "../bin/build.mjs"
 import { defaultDataDir, embeddedPostgres } from "../src/warehouse/embedded.js"
 import { copyToFile, tableColumns } from "./copy.js"
 import { cpuFigures, cpuTargetRows, type GrowthRun } from "./cpu.js"
@@ -186,8 +187,8 @@ const saveResult = (result: Record<string, unknown>, merge: boolean) => {
 
 const main = async () => {
   if (only !== undefined && !PHASES.includes(only)) throw new Error(`--only takes one of ${PHASES.join(", ")}, got ${only}`)
-  console.error("building dist/ and the limit programs")
-  tsc(["-p", "tsconfig.build.json"])
+  console.error("bundling dist/ and compiling the limit programs")
+  await buildCli()
   if (only === undefined) tsc(["bench/source.ts", "bench/sink.ts", "--outDir", build, "--rootDir", "bench", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--strict", "--skipLibCheck", "--esModuleInterop", "--types", "node"])
 
   const scope = Effect.runSync(Scope.make())

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The `shopsync` command (`node bin/shopsync.mjs`, `npm run shopsync`): the compiled CLI in dist/ (built by `npm install`, or `npm run build`) when it is at
-// least as new as every source file; otherwise the sources through tsx, so an edit never runs stale. The
-// compiled CLI starts in half the time and memory (tsx transpiles every module on a loader thread).
+// The `shopsync` command (`node bin/shopsync.mjs`, `npm run shopsync`): the bundled CLI in dist/ (bin/build.mjs, run by
+// `npm install` and `npm run build`) when it is at least as new as every source file; otherwise the sources through
+// tsx, so an edit never runs stale. The bundle starts in a fraction of the time and memory (tsx transpiles every
+// module on a loader thread).
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"

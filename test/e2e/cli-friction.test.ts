@@ -167,7 +167,7 @@ describe("the README's commands, as written", () => {
 
   it("after the demo, the command its closing line prints runs as printed (npx shopsync, in the checkout)", async () => {
     // npm offline: npx must find the checkout's own bin, never fetch a package of that name. Without scripts: the first
-    // npx in a checkout runs its `prepare` (tsc into dist/), which would rewrite the CLI other test files are running.
+    // npx in a checkout runs its `prepare` (a bundle into dist/), which would rewrite the CLI other test files are running.
     const env = { SHOPSYNC_CONFIG: "/dev/null", DATABASE_URL: db.url, npm_config_offline: "true", npm_config_ignore_scripts: "true" }
     const help = await sh("npx shopsync --help", env)
     expect(help.code, help.stderr).toBe(0)
