@@ -56,7 +56,7 @@ export const cpuTargetRows = (f: CpuFigures, cores: number, growth: ReadonlyArra
     target: verdict(f.backfillOverCombinedLimit <= 1.4)
   },
   "CLI ≤ 10 CPU-s per 100,000 documents": { value: `${f.cliCpuPer100kDocuments} CPU-s`, target: verdict(f.cliCpuPer100kDocuments <= 10) },
-  "PostgreSQL ≤ 35 CPU-s per 100,000 documents": { value: `${f.postgresCpuPer100kDocuments} CPU-s`, target: verdict(f.postgresCpuPer100kDocuments <= 35) },
+  "PostgreSQL ≤ 25 CPU-s per 100,000 documents": { value: `${f.postgresCpuPer100kDocuments} CPU-s`, target: verdict(f.postgresCpuPer100kDocuments <= 25) },
   ...Object.fromEntries(growth.map((g) => [
     `backfill of ${g.orders} orders: peak RSS < 300 MB, growth < 20%`,
     { value: `${g.peakRssMb} MB, ${g.rssGrowthPercent}% (time ${g.seconds} s, × ${g.timeRatio})`, target: verdict(g.peakRssMb < 300 && g.rssGrowthPercent < 20) }

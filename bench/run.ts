@@ -17,6 +17,8 @@
  *   8. freshness with `shopsync serve`: webhooks, a delivery burst, the scheduled sync alone (bench/freshness.ts);
  *   9. the store client's pace (bench/rate.ts): a rate-limited store, and one that slows past 4 requests in flight;
  *  10. stores kept current per hour by 1, 2 and 3 `shopsync worker` processes on this server (bench/workers.ts);
+ *  10b. a thousand stores, each every 5 minutes, on 3 workers: late stores and CPU per sync (bench/thousand-stores.ts,
+ *       about 35 minutes; --skip-thousand-stores);
  *  11. requests a first and a no-change sync cost a real WooCommerce (bench/real-shop.ts; --skip-real-shop);
  *  and, only with --only real-shop-exact, issue 19's exactness on the real shop (bench/real-shop-exact.ts).
  * Prints the figures, the ratios and the targets, and writes bench/results/latest.json.
@@ -25,8 +27,10 @@
  *   npm run bench -- --quick             # a small store: checks the benchmark itself in about a minute
  *   npm run bench -- --orders N --concurrency C --latency-orders N --growth-orders N --skip-latency --skip-growth --skip-freshness
  *                                        --rate-orders N --skip-rate --workers-stores N --workers-window SECONDS --skip-workers
+ *                                        --skip-thousand-stores
  *                                        --skip-real-shop
  *   npm run bench -- --only workers      # one phase alone (with --quick too), merged into bench/results/latest.json
+ *   npm run bench -- --only thousand-stores   # 1,000 stores on 3 workers (--quick: 20 stores every 30 s)
  *   npm run bench -- --only real-shop    # the real WooCommerce phase alone
  *   npm run bench -- --only real-shop-exact [--first-syncs N]   # N first syncs per storage (default 5), compared with the shop
  *   npm run bench -- --growth-million    # growth to 10 × orders too (1,000,000 orders: hours)
@@ -48,6 +52,7 @@ import { realShopBench, reportRealShop } from "./real-shop.js"
 import { type Cli, realShopExactBench, reportRealShopExact } from "./real-shop-exact.js"
 import type { Rows } from "../test/support/net-sales.js"
 import { startSimulator as startStoreProcess } from "./simulator.js"
+import { reportThousandStores, thousandStoresBench } from "./thousand-stores.js"
 import { workersBench } from "./workers.js"
 import { reportWorkers } from "./workers-report.js"
 
@@ -60,7 +65,7 @@ const arg = (name: string, fallback: number) => {
 const quick = flag("quick")
 const optionalArg = (name: string) => (process.argv.includes(`--${name}`) ? arg(name, NaN) : undefined)
 /** The phases that run alone with --only. */
-const PHASES = ["workers", "real-shop", "real-shop-exact"]
+const PHASES = ["workers", "thousand-stores", "real-shop", "real-shop-exact"]
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined
 const orders = arg("orders", quick ? 3_000 : 100_000)
 const products = arg("products", quick ? 60 : 2_000)
@@ -212,6 +217,7 @@ const main = async () => {
     await Effect.runPromise(Scope.close(scope, Exit.void))
   }
   const runWorkers = () => workersBench({ root, quick, postgres, freshDatabase, stores: optionalArg("workers-stores"), windowSeconds: optionalArg("workers-window") })
+  const runThousandStores = () => thousandStoresBench({ root, quick, postgres, freshDatabase })
   /** The real shop's phase: a first sync with every stream and a no-change one, each into the same fresh warehouse. */
   const runRealShop = async () => {
     const url = await freshDatabase("real_shop")
@@ -240,6 +246,7 @@ const main = async () => {
   if (only === "real-shop") return runAlone("realShop", runRealShop, reportRealShop)
   if (only === "real-shop-exact") return runAlone("realShopExact", runRealShopExact, reportRealShopExact)
   if (only === "workers") return runAlone("workers", runWorkers, reportWorkers)
+  if (only === "thousand-stores") return runAlone("thousandStores", runThousandStores, reportThousandStores)
 
   console.error(`starting simulators: ${orders} orders; ${latencyOrders} with 250 ms latency`)
   const [sim, slowSim] = await Promise.all([
@@ -312,6 +319,7 @@ const main = async () => {
     }
     const fresh = flag("skip-freshness") ? undefined : await freshness({ quick, shopsync, startSimulator, freshDatabase, env })
     const workers = flag("skip-workers") ? undefined : await runWorkers()
+    const thousandStores = flag("skip-thousand-stores") ? undefined : await runThousandStores()
     console.error("real shop: a first sync and a no-change one, counted by the shop")
     const realShop = flag("skip-real-shop") ? undefined : await runRealShop()
 
@@ -359,12 +367,14 @@ const main = async () => {
       },
       freshness: fresh,
       workers,
+      thousandStores,
       realShop
     }
     report(result)
     if (fresh) reportFreshness(fresh)
     if (rate) reportRate(rate)
     if (workers) reportWorkers(workers)
+    if (thousandStores) reportThousandStores(thousandStores)
     if (!flag("skip-real-shop")) reportRealShop(realShop)
     saveResult(result, false)
   } finally {
@@ -474,6 +484,7 @@ const report = (r: Result) => {
   console.table({
     "backfill ≤ 1.25 × max(source, sink)": { value: `${r.ratios.pipelineOverLimit} × (${r.ratios.limitedBy}-bound)`, target: verdict(r.ratios.pipelineOverLimit <= 1.25) },
     "peak RSS < 300 MB": { value: `${Math.max(r.backfill.peakRssMb, r.firstSync.peakRssMb)} MB`, target: verdict(Math.max(r.backfill.peakRssMb, r.firstSync.peakRssMb) < 300) },
+    "children passes (plain sync after the backfill): peak RSS < 300 MB": { value: `${r.plainFirstSync.peakRssMb} MB, ${r.plainFirstSync.requests} requests`, target: verdict(r.plainFirstSync.peakRssMb < 300) },
     ...cpuTargetRows(r.cpu, r.machine.cores, r.growth),
     "250 ms latency: concurrency 4 ≥ 3.5 × concurrency 1": { value: `${r.ratios.latencyConcurrency4OverConcurrency1 ?? "-"} ×`, target: verdict(r.ratios.latencyConcurrency4OverConcurrency1 === undefined ? undefined : r.ratios.latencyConcurrency4OverConcurrency1 >= 3.5) },
     "no-change sync: O(1) requests per incremental stream": { value: `${r.noChangeIncrementalSync.requests} requests for orders, refunds, products, reports`, target: verdict(r.noChangeIncrementalSync.requests <= INCREMENTAL_REQUESTS) },

@@ -1,11 +1,14 @@
 /**
- * The processes of the workers phase (bench/workers.ts): the store fleet (bench/store-fleet.ts, many simulated stores
- * in one process) and `shopsync worker` processes (the compiled CLI), with what their output tells: the shards a worker
- * holds, the syncs it finished and the scheduled syncs it skipped because their slot ended while they waited.
+ * The processes of the workers and thousand-stores phases (bench/workers.ts, bench/thousand-stores.ts): the store
+ * fleet (bench/store-fleet.ts, many simulated stores in one process) and `shopsync worker` processes (the compiled
+ * CLI), with what their output tells: the shards a worker holds, the syncs it finished and the scheduled syncs it
+ * skipped because their slot ended while they waited; and what both phases read of them (CPU, the warehouse's runs).
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import * as fs from "node:fs"
 import * as path from "node:path"
 import * as readline from "node:readline"
+import pg from "pg"
 import { freePort } from "../test/support/ports.js"
 
 export interface FleetStore {
@@ -114,3 +117,63 @@ export const runCli = (root: string, args: ReadonlyArray<string>, env: Record<st
     child.stderr.on("data", (d) => (output += String(d)))
     child.on("close", (code) => resolve({ code, output }))
   })
+
+/** CPU seconds of the measured programs. */
+export interface Cpu {
+  readonly workers: number
+  readonly postgres: number
+  readonly simulator: number
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+export const round = (n: number, digits = 2) => Number(n.toFixed(digits))
+const ticks = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100
+
+/** utime, stime, cutime, cstime of a process in seconds, and its parent's pid: /proc/<pid>/stat. */
+const stat = (pid: number) => {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+    return { ppid: Number(fields[1]), own: (Number(fields[11]) + Number(fields[12])) / ticks, children: (Number(fields[13]) + Number(fields[14])) / ticks }
+  } catch {
+    return undefined
+  }
+}
+
+/** The server's CPU: the postmaster's own and its exited backends', plus every live backend's. */
+const postgresCpu = (postmaster: number) => {
+  const main = stat(postmaster)
+  let total = (main?.own ?? 0) + (main?.children ?? 0)
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    const s = stat(Number(entry))
+    if (s?.ppid === postmaster) total += s.own
+  }
+  return total
+}
+
+export const cpuNow = (ctx: { readonly postgres: number }, fleet: Fleet, workers: ReadonlyArray<WorkerProcess>): Cpu => ({
+  workers: workers.reduce((sum, w) => sum + (stat(w.pid)?.own ?? 0), 0),
+  postgres: postgresCpu(ctx.postgres),
+  simulator: stat(fleet.pid)?.own ?? 0
+})
+
+export const rows = async <T>(url: string, text: string, params: unknown[] = []) => {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return (await client.query(text, params)).rows as T[]
+  } finally {
+    await client.end()
+  }
+}
+
+export const waitUntil = async (what: string, check: () => Promise<boolean> | boolean, timeoutMs: number) => {
+  for (const started = Date.now(); Date.now() - started < timeoutMs; await sleep(500)) if (await check()) return
+  throw new Error(`bench: ${what} did not happen within ${timeoutMs / 1000} s`)
+}
+
+/** The live workers hold all 300 shards between them, each some. */
+export const balanced = (workers: ReadonlyArray<WorkerProcess>) => () => {
+  const shards = workers.map((w) => w.shards())
+  return shards.every((n) => n !== undefined && n > 0) && shards.reduce<number>((sum, n) => sum + (n ?? 0), 0) === 300
+}

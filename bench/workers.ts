@@ -10,12 +10,9 @@
  * is measured at 3, 2 and 1 workers (a worker leaves with SIGTERM between windows). Each window starts once the live
  * workers hold all 300 shards between them and a settling pause has passed.
  */
-import { spawnSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import * as fs from "node:fs"
 import * as os from "node:os"
-import pg from "pg"
-import { runCli, startFleet, startWorker, type Fleet, type WorkerProcess } from "./worker-processes.js"
+import { balanced, type Cpu, cpuNow, type Fleet, round, rows, runCli, sleep, startFleet, startWorker, waitUntil, type WorkerProcess } from "./worker-processes.js"
 
 export interface WorkersContext {
   readonly root: string
@@ -39,12 +36,6 @@ const EVERY_SECONDS = 5
 const CONCURRENCY = 2
 const LATENCY_MS = 250
 const CHANGE_MS = 5000
-
-interface Cpu {
-  readonly workers: number
-  readonly postgres: number
-  readonly simulator: number
-}
 
 export interface Balance {
   readonly worker: string
@@ -102,53 +93,6 @@ export interface WorkersResult {
   readonly windows: ReadonlyArray<WorkersWindow>
   readonly fast3Over1: number | undefined
   readonly latency3Over1: number | undefined
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-const round = (n: number, digits = 2) => Number(n.toFixed(digits))
-const ticks = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100
-
-/** utime, stime, cutime, cstime of a process in seconds, and its parent's pid: /proc/<pid>/stat. */
-const stat = (pid: number) => {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
-    return { ppid: Number(fields[1]), own: (Number(fields[11]) + Number(fields[12])) / ticks, children: (Number(fields[13]) + Number(fields[14])) / ticks }
-  } catch {
-    return undefined
-  }
-}
-
-/** The server's CPU: the postmaster's own and its exited backends', plus every live backend's. */
-const postgresCpu = (postmaster: number) => {
-  const main = stat(postmaster)
-  let total = (main?.own ?? 0) + (main?.children ?? 0)
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue
-    const s = stat(Number(entry))
-    if (s?.ppid === postmaster) total += s.own
-  }
-  return total
-}
-
-const cpuNow = (ctx: WorkersContext, fleet: Fleet, workers: ReadonlyArray<WorkerProcess>): Cpu => ({
-  workers: workers.reduce((sum, w) => sum + (stat(w.pid)?.own ?? 0), 0),
-  postgres: postgresCpu(ctx.postgres),
-  simulator: stat(fleet.pid)?.own ?? 0
-})
-
-const rows = async <T>(url: string, text: string, params: unknown[] = []) => {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return (await client.query(text, params)).rows as T[]
-  } finally {
-    await client.end()
-  }
-}
-
-const waitUntil = async (what: string, check: () => Promise<boolean> | boolean, timeoutMs: number) => {
-  for (const started = Date.now(); Date.now() - started < timeoutMs; await sleep(500)) if (await check()) return
-  throw new Error(`workers bench: ${what} did not happen within ${timeoutMs / 1000} s`)
 }
 
 const RUNS_IN_WINDOW = `
@@ -210,12 +154,6 @@ const measure = async (ctx: WorkersContext, db: string, fleet: Fleet, workers: R
       storesLastRunHere: held.find((h) => h.runner === w.address)?.n ?? 0
     }))
   }
-}
-
-/** The live workers hold all 300 shards between them, each some. */
-const balanced = (workers: ReadonlyArray<WorkerProcess>) => () => {
-  const shards = workers.map((w) => w.shards())
-  return shards.every((n) => n !== undefined && n > 0) && shards.reduce<number>((sum, n) => sum + (n ?? 0), 0) === 300
 }
 
 /**
