@@ -43,14 +43,11 @@ const healthOf = (status: StreamStatus, unavailable: Option.Option<Unavailable>)
 export const streamHealth = Effect.gen(function*() {
   const state = yield* SyncState
   const rows = yield* state.status(TABLES)
-  const health = yield* Effect.forEach(rows, (status) =>
-    Effect.map(state.standing(status.stream), ({ unavailable }): StreamHealth => ({
-      status,
-      health: healthOf(status, unavailable),
-      isStream: STREAM_NAMES.has(status.stream),
-      unavailable,
-      lastSuccessAt: epochOfUtcText(status.last_success)
-    })))
+  const standings = yield* state.standings(rows.map((r) => r.stream))
+  const health = rows.map((status): StreamHealth => {
+    const unavailable = standings.get(status.stream)!.unavailable
+    return { status, health: healthOf(status, unavailable), isStream: STREAM_NAMES.has(status.stream), unavailable, lastSuccessAt: epochOfUtcText(status.last_success) }
+  })
   const order = (h: StreamHealth) => (h.isStream ? STREAMS.indexOf(h.status.stream as (typeof STREAMS)[number]) : STREAMS.length)
   return [...health].sort((a, b) => order(a) - order(b) || a.status.stream.localeCompare(b.status.stream))
 })

@@ -1,4 +1,3 @@
-import type { SqlError } from "@effect/sql/SqlError"
 import { Clock, Deferred, Effect, Either, Option, Ref } from "effect"
 import { StoreClient } from "../store-client/client.js"
 import { CATALOGUE, STREAMS, type StreamName } from "./catalogue.js"
@@ -6,7 +5,7 @@ import { type Counts, type Outputs, Progress, type RunContext, type StreamError,
 import { errorText, NOT_DUE, type StreamResult, unavailableReason } from "./errors.js"
 import { retryInRun } from "../warehouse/lease.js"
 import { streamSpan } from "./spans.js"
-import { SyncState } from "./state.js"
+import { type Standing, SyncState } from "./state.js"
 
 type Ended = Readonly<Record<StreamName, Deferred.Deferred<void>>>
 
@@ -47,20 +46,26 @@ export const makeScheduler = (ctx: RunContext, request: SyncRequest, addRows: (n
     const selected = request.streams
     for (const name of STREAMS) if (!selected.includes(name)) yield* Deferred.succeed(ended[name], undefined)
     const io = yield* streamIO(ended)
+    const standings = request.named ? new Map<string, Standing>() : yield* state.standings(selected)
+
+    const skipped = (name: StreamName) => {
+      const standing = standings.get(name)
+      return standing === undefined ? undefined : skipping(ctx, request, name, standing)
+    }
 
     const runOne = (name: StreamName) =>
       Effect.gen(function*() {
-        const skipped = yield* skipping(ctx, request, name)
-        if (skipped) return yield* Effect.as(progress.streamDone(skipped), skipped)
+        const skip = skipped(name)
+        if (skip) return yield* Effect.as(progress.streamDone(skip), skip)
         const t0 = yield* Clock.currentTimeMillis
-        yield* state.started(name, ctx.runId)
         // A stream that lost the warehouse connection runs again from its checkpoints, for a bounded time.
         const outcome = yield* Effect.either(retryInRun(CATALOGUE[name].run(ctx, io)))
-        const unavailable = yield* availability(ctx, request, name, outcome)
+        const unavailable = unavailableOn(request, name, outcome)
         const error = Either.isLeft(outcome) && !unavailable ? failureText(name, outcome.left) : undefined
         const counts = Either.isRight(outcome) ? outcome.right : { rows: 0, deleted: 0 }
         // An unavailable stream did not succeed: its last success stays that of the last time it was served.
-        yield* state.finished(name, counts.rows, error ?? (unavailable ? `unavailable: ${unavailable}` : null))
+        yield* state.finished(name, counts.rows, error ?? (unavailable ? `unavailable: ${unavailable}` : null),
+          unavailable ? { unavailable: { reason: unavailable, checkedAt: ctx.upper } } : Either.isRight(outcome) ? { served: ctx.upper } : {})
         yield* addRows(counts.rows)
         const result: StreamResult = { stream: name, ...counts, seconds: ((yield* Clock.currentTimeMillis) - t0) / 1000, ...(error ? { error } : {}), ...(unavailable ? { unavailable } : {}) }
         yield* progress.streamDone(result)
@@ -73,7 +78,12 @@ export const makeScheduler = (ctx: RunContext, request: SyncRequest, addRows: (n
         Effect.ensuring(Deferred.succeed(ended[name], undefined))
       )
 
-    return (names: ReadonlyArray<StreamName>) => Effect.forEach(names, schedule, { concurrency: "unbounded" })
+    // The phase's streams that will run are marked started together, in one write under the phase's lease.
+    return (names: ReadonlyArray<StreamName>) =>
+      Effect.zipRight(
+        state.started(names.filter((name) => skipped(name) === undefined), ctx.runId),
+        Effect.forEach(names, schedule, { concurrency: "unbounded" })
+      )
   })
 
 /** Why a stream failed; one the user named that the store does not serve says so. */
@@ -87,36 +97,23 @@ const failureText = (name: StreamName, e: StreamError) => {
  * interval has passed since its last complete run; one found unavailable less than SHOPSYNC_UNAVAILABLE_RECHECK_HOURS
  * ago waits for its re-check. A stream the user named always runs (one the store does not serve then fails).
  */
-const skipping = (ctx: RunContext, request: SyncRequest, name: StreamName): Effect.Effect<StreamResult | undefined, SqlError, SyncState> =>
-  Effect.gen(function*() {
-    if (request.named) return undefined
-    const { refreshedAt, unavailable } = yield* Effect.flatMap(SyncState, (state) => state.standing(name))
-    const every = request.refreshHours[name] ?? CATALOGUE[name].every
-    const skipped = { stream: name, rows: 0, deleted: 0, seconds: 0 }
-    if (every > 0 && ctx.mode.kind !== "backfill" && refreshedAt !== undefined && ctx.upper - refreshedAt < every * 3600) {
-      return { ...skipped, skipped: `${NOT_DUE}: refreshed every ${every} h` } satisfies StreamResult
-    }
-    if (Option.isSome(unavailable) && ctx.upper - unavailable.value.checkedAt < request.unavailableRecheckHours * 3600) {
-      const recheck = `tried again ${request.unavailableRecheckHours} h after it was checked, or at once when named with --streams`
-      return { ...skipped, unavailable: unavailable.value.reason, skipped: recheck } satisfies StreamResult
-    }
-    return undefined
-  })
+const skipping = (ctx: RunContext, request: SyncRequest, name: StreamName, { refreshedAt, unavailable }: Standing): StreamResult | undefined => {
+  const every = request.refreshHours[name] ?? CATALOGUE[name].every
+  const skipped = { stream: name, rows: 0, deleted: 0, seconds: 0 }
+  if (every > 0 && ctx.mode.kind !== "backfill" && refreshedAt !== undefined && ctx.upper - refreshedAt < every * 3600) {
+    return { ...skipped, skipped: `${NOT_DUE}: refreshed every ${every} h` } satisfies StreamResult
+  }
+  if (Option.isSome(unavailable) && ctx.upper - unavailable.value.checkedAt < request.unavailableRecheckHours * 3600) {
+    const recheck = `tried again ${request.unavailableRecheckHours} h after it was checked, or at once when named with --streams`
+    return { ...skipped, unavailable: unavailable.value.reason, skipped: recheck } satisfies StreamResult
+  }
+  return undefined
+}
 
 /**
- * Whether a stream's outcome shows it unavailable on this store (recorded; its end is warned about once, by the
- * progress line; orders are never unavailable: nothing else makes sense without them), or that a stream recorded
- * unavailable is served again.
+ * Whether a stream's outcome shows it unavailable on this store (recorded with the stream's outcome; its end is warned
+ * about once, by the progress line; orders are never unavailable: nothing else makes sense without them). A stream
+ * that ran to the end is served again (`finished` clears what was recorded).
  */
-const availability = (ctx: RunContext, request: SyncRequest, name: StreamName, outcome: Either.Either<Counts, StreamError>) =>
-  Effect.gen(function*() {
-    const state = yield* SyncState
-    const reason = Either.isLeft(outcome) && name !== "orders" && !request.named ? unavailableReason(outcome.left) : undefined
-    if (reason === undefined) {
-      if (Either.isRight(outcome)) yield* state.markServed(name, ctx.upper)
-      return undefined
-    }
-    yield* state.markUnavailable(name, { reason, checkedAt: ctx.upper })
-    return reason
-  })
-
+const unavailableOn = (request: SyncRequest, name: StreamName, outcome: Either.Either<Counts, StreamError>) =>
+  Either.isLeft(outcome) && name !== "orders" && !request.named ? unavailableReason(outcome.left) : undefined

@@ -67,6 +67,13 @@ const passDue = (state: StreamState, hours: number, upper: number) =>
 
 const STATE = "extract(epoch FROM cursor_at)::bigint AS cursor_at, cursor_id, details"
 
+const decodeDetails = Schema.decodeUnknown(Schema.Array(Schema.Struct({ stream: Schema.String, details: StateRow.fields.details })))
+
+const standingOf = (details: Readonly<Record<string, unknown>>): Standing => ({
+  refreshedAt: Option.getOrUndefined(Schema.decodeUnknownOption(Schema.Number)(details["refreshedAt"])),
+  unavailable: Schema.decodeUnknownOption(Unavailable)(details["unavailable"])
+})
+
 /**
  * One store's sync.state: each stream's cursor and details, moved only together with the rows they
  * cover (the caller's transaction), and what its last run did.
@@ -103,33 +110,39 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
       lock,
       /** Moves the cursor, adds the rows loaded; `details` replaces the stored ones when given. */
       checkpoint,
-      started: (stream: string, runId: number): Effect.Effect<void, SqlError> =>
-        write(sql`INSERT INTO sync.state AS s (store_id, stream, last_run_id, last_started_at) VALUES (${storeId}, ${stream}, ${runId}, now())
-            ON CONFLICT (store_id, stream) DO UPDATE SET last_run_id = ${runId}, last_started_at = now()`.pipe(Effect.asVoid)),
-      /** The outcome of a stream's run: its rows, its error (null on success). */
-      finished: (stream: string, rows: number, error: string | null): Effect.Effect<void, SqlError> =>
-        write(sql`UPDATE sync.state SET last_rows = ${rows}, last_error = ${error},
-              last_success_at = CASE WHEN ${error}::text IS NULL THEN now() ELSE last_success_at END, updated_at = now()
-            WHERE store_id = ${storeId} AND stream = ${stream}`.pipe(Effect.asVoid)),
+      /** `streams` are started by run `runId` (a phase's, at once: one write). */
+      started: (streams: ReadonlyArray<string>, runId: number): Effect.Effect<void, SqlError> =>
+        streams.length === 0 ? Effect.void : write(sql`
+          INSERT INTO sync.state AS s (store_id, stream, last_run_id, last_started_at)
+          SELECT ${storeId}, stream, ${runId}, now() FROM unnest(${streams}::text[]) AS stream
+          ON CONFLICT (store_id, stream) DO UPDATE SET last_run_id = EXCLUDED.last_run_id, last_started_at = EXCLUDED.last_started_at`.pipe(Effect.asVoid)),
+      /**
+       * The outcome of a stream's run (after `started`), in one write: its rows, its error (null on success), and what
+       * it showed of the store: served (ran to the end as of `served`, the store's clock: refreshed then, no longer
+       * unavailable) or not serving the stream to this key (`unavailable`: why, and when that was seen).
+       */
+      finished: (stream: string, rows: number, error: string | null, seen: { readonly served?: number; readonly unavailable?: Unavailable } = {}): Effect.Effect<void, SqlError> => {
+        const patch = seen.unavailable ? { unavailable: seen.unavailable } : seen.served !== undefined ? { refreshedAt: seen.served } : {}
+        return write(sql`UPDATE sync.state SET last_rows = ${rows}, last_error = ${error},
+              last_success_at = CASE WHEN ${error}::text IS NULL THEN now() ELSE last_success_at END,
+              details = (CASE WHEN ${seen.served !== undefined} THEN details - 'unavailable' ELSE details END) || ${JSON.stringify(patch)}::jsonb,
+              updated_at = now()
+            WHERE store_id = ${storeId} AND stream = ${stream}`.pipe(Effect.asVoid))
+      },
       /** Whether a full pass of `stream` is due at `upper`: never done, or `hours` ago (0: every run). */
       fullPassDue: (stream: string, hours: number, upper: number): Effect.Effect<boolean, SqlError> => Effect.map(read(stream), (state) => passDue(state, hours, upper)),
       fullPassDone: (stream: string, upper: number): Effect.Effect<void, SqlError> => checkpoint(stream, null, 0, { lastFullPass: upper }),
       /** Every stream's state for `status`; `tables` names the table whose live rows count for each stream. */
       status: (tables: Readonly<Record<string, string>>): Effect.Effect<ReadonlyArray<StreamStatus>, SqlError> => streamsStatus(sql, storeId, tables),
-      /** Whether and when a run of `stream` is due: its last complete run, and why the store may not serve it. */
-      // Read by the scheduler before a stream runs, outside any unit of work that would retry it.
-      standing: (stream: string): Effect.Effect<Standing, SqlError> =>
-        Effect.map(retryInRun(read(stream)), ({ details }) => ({
-          refreshedAt: Option.getOrUndefined(Schema.decodeUnknownOption(Schema.Number)(details["refreshedAt"])),
-          unavailable: Schema.decodeUnknownOption(Unavailable)(details["unavailable"])
-        })),
-      /** The store does not serve `stream` (or not to this key): why, and when that was seen. */
-      markUnavailable: (stream: string, why: Unavailable): Effect.Effect<void, SqlError> => mergeDetails(stream, { unavailable: why }),
-      /** `stream` ran to the end as of `upper` (the store's clock): it is served, and refreshed then. */
-      markServed: (stream: string, upper: number): Effect.Effect<void, SqlError> =>
-        write(sql`INSERT INTO sync.state AS s (store_id, stream, details) VALUES (${storeId}, ${stream}, jsonb_build_object('refreshedAt', ${upper}::bigint))
-            ON CONFLICT (store_id, stream) DO UPDATE SET details = (s.details - 'unavailable') || EXCLUDED.details, updated_at = now()`.pipe(
-          Effect.asVoid)),
+      /**
+       * Whether and when a run of each of `streams` is due: its last complete run, and why the store may not serve it;
+       * one statement for them all (a no-change sync skips most streams on this alone). Read by the scheduler before
+       * the streams run, outside any unit of work that would retry it.
+       */
+      standings: (streams: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<string, Standing>, SqlError> =>
+        retryInRun(sql`SELECT stream, details FROM sync.state WHERE store_id = ${storeId} AND stream = ANY(${streams}::text[])`.pipe(
+          Effect.flatMap(decodeDetails), Effect.orDie)).pipe(
+          Effect.map((rows) => new Map(streams.map((stream) => [stream, standingOf(rows.find((r) => r.stream === stream)?.details ?? {})])))),
       /**
        * The resumable full pass of a child stream to run now, if any: the one under way (its start, by the store's
        * clock, and the last parent it stored), or a new one starting at `upper` when `fullPassDue` says so.
