@@ -12,7 +12,7 @@ import { ConfigProvider, Duration, Effect, Layer, Option, Redacted } from "effec
 import { currentSlot } from "../src/cluster/schedule.js"
 import { StoreRegistry } from "../src/stores/registry.js"
 import { DatabaseLive } from "../src/warehouse/database.js"
-import { cpuNow, type Cpu, type Fleet, round, rows, sleep, startFleet, startWorker, waitUntil, type WorkerProcess } from "./worker-processes.js"
+import { cpuNow, type Cpu, type Fleet, round, rows, sleep, startFleet, startWorker, waitUntil, type WorkerProcess, withFleet } from "./worker-processes.js"
 
 export interface ThousandContext {
   readonly root: string
@@ -109,7 +109,7 @@ export const thousandStoresBench = async (ctx: ThousandContext): Promise<Thousan
   log(`starting ${stores} simulated stores`)
   const fleet = await startFleet(ctx.root, { stores, orders: ordersPerStore, changeMs })
   const workers: WorkerProcess[] = []
-  try {
+  return withFleet(fleet, workers, async () => {
     const db = await ctx.freshDatabase("thousand")
     const env = { DATABASE_URL: db, SHOPSYNC_MASTER_KEY: randomBytes(32).toString("base64") }
     log(`registering ${stores} stores, every ${everyMs / 1000} s`)
@@ -154,13 +154,7 @@ export const thousandStoresBench = async (ctx: ThousandContext): Promise<Thousan
       },
       loadAverage: [round(before.load, 2), ...load.map((l) => round(l, 2))]
     }
-  } catch (e) {
-    for (const w of workers) console.error(`worker ${w.address}:\n${w.stderr().slice(-3000)}`)
-    throw e
-  } finally {
-    await Promise.all(workers.map((w) => w.stop()))
-    await fleet.stop()
-  }
+  })
 }
 
 export const reportThousandStores = (r: ThousandResult) => {

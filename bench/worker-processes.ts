@@ -177,3 +177,19 @@ export const balanced = (workers: ReadonlyArray<WorkerProcess>) => () => {
   const shards = workers.map((w) => w.shards())
   return shards.every((n) => n !== undefined && n > 0) && shards.reduce<number>((sum, n) => sum + (n ?? 0), 0) === 300
 }
+
+/**
+ * `body` with the fleet and the workers it starts (pushed onto `workers`): on a failure each worker's last output is
+ * printed; the workers and the fleet are stopped either way.
+ */
+export const withFleet = async <A>(fleet: Fleet, workers: ReadonlyArray<WorkerProcess>, body: () => Promise<A>): Promise<A> => {
+  try {
+    return await body()
+  } catch (e) {
+    for (const w of workers) console.error(`worker ${w.address}:\n${w.stderr().slice(-3000)}`)
+    throw e
+  } finally {
+    await Promise.all(workers.map((w) => w.stop()))
+    await fleet.stop()
+  }
+}

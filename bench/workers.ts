@@ -12,7 +12,7 @@
  */
 import { randomBytes } from "node:crypto"
 import * as os from "node:os"
-import { balanced, type Cpu, cpuNow, type Fleet, round, rows, runCli, sleep, startFleet, startWorker, waitUntil, type WorkerProcess } from "./worker-processes.js"
+import { balanced, type Cpu, cpuNow, type Fleet, round, rows, runCli, sleep, startFleet, startWorker, waitUntil, type WorkerProcess, withFleet } from "./worker-processes.js"
 
 export interface WorkersContext {
   readonly root: string
@@ -181,7 +181,7 @@ export const workersBench = async (ctx: WorkersContext): Promise<WorkersResult> 
   const log = (text: string) => console.error(`workers (${Math.round((Date.now() - started) / 1000)} s): ${text}`)
   const fleet = await startFleet(ctx.root, { stores, orders: ordersPerStore, changeMs: CHANGE_MS })
   const workers: WorkerProcess[] = []
-  try {
+  return withFleet(fleet, workers, async () => {
     const db = await ctx.freshDatabase("workers")
     const env = { DATABASE_URL: db, SHOPSYNC_MASTER_KEY: randomBytes(32).toString("base64") }
     log(`registering ${stores} stores`)
@@ -234,11 +234,5 @@ export const workersBench = async (ctx: WorkersContext): Promise<WorkersResult> 
       fast3Over1: ratio("fast"),
       latency3Over1: ratio("latency250ms")
     }
-  } catch (e) {
-    for (const w of workers) console.error(`worker ${w.address}:\n${w.stderr().slice(-3000)}`)
-    throw e
-  } finally {
-    await Promise.all(workers.map((w) => w.stop()))
-    await fleet.stop()
-  }
+  })
 }
