@@ -40,8 +40,11 @@ export const buildCli = async (outDir = path.join(root, "dist")) => {
     fs.rmSync(tmp, { recursive: true, force: true })
     throw error
   })
-  fs.rmSync(outDir, { recursive: true, force: true })
+  // The old build is renamed aside before the new one takes its place: a process starting meanwhile never sees half of one.
+  const old = `${outDir}.old-${process.pid}`
+  if (fs.existsSync(outDir)) fs.renameSync(outDir, old)
   fs.renameSync(tmp, outDir)
+  fs.rmSync(old, { recursive: true, force: true })
   return path.join(outDir, "bin/shopsync.js")
 }
 

@@ -39,16 +39,10 @@ const build = async (): Promise<string> => {
   const entry = path.join(testDist, "bin/shopsync.js")
   const stamp = fs.existsSync(stampFile) ? Number(fs.readFileSync(stampFile, "utf8")) : 0
   if (fs.existsSync(entry) && stamp >= sources) return entry
-  // Into a directory of its own, then renamed into place: a concurrent run in this checkout never sees half a build.
-  const tmp = `${testDist}.tmp-${process.pid}`
-  fs.rmSync(tmp, { recursive: true, force: true })
-  await buildCli(tmp)
-  // The newest source seen before compiling: a file saved during the build makes the next run build again.
-  fs.writeFileSync(path.join(tmp, ".sources-mtime"), String(sources))
-  const old = `${testDist}.old-${process.pid}`
-  if (fs.existsSync(testDist)) fs.renameSync(testDist, old)
-  fs.renameSync(tmp, testDist)
-  fs.rmSync(old, { recursive: true, force: true })
+  // bin/build.mjs builds beside and swaps in: a concurrent run in this checkout never sees half a build.
+  await buildCli(testDist)
+  // The newest source seen before bundling: a file saved during the build makes the next run build again.
+  fs.writeFileSync(stampFile, String(sources))
   console.log(`shopsync tests: bundled src/ into .test-dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   return entry
 }
