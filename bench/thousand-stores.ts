@@ -52,7 +52,7 @@ const WORKERS = 3
 const CONCURRENCY = 4
 
 /** Every store of the fleet in the registry at once, through the registry's own service (`stores add --no-check`). */
-export const register = (db: string, masterKey: string, fleet: Fleet, everyMs: number) =>
+const register = (db: string, masterKey: string, fleet: Fleet, everyMs: number) =>
   Effect.runPromise(Effect.gen(function*() {
     const registry = yield* StoreRegistry
     yield* Effect.forEach(fleet.stores, (s) =>
