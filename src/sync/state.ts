@@ -2,7 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Option, Schema } from "effect"
 import { CurrentStore } from "../warehouse/current-store.js"
-import { fenced, retryInRun } from "../warehouse/lease.js"
+import { fencedStatement, retryInRun } from "../warehouse/lease.js"
 import type { Cursor } from "./cursor.js"
 
 /** A stream's row of sync.state: where it stands, and what it keeps besides (slices, last full pass). */
@@ -82,8 +82,8 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
   effect: Effect.gen(function*() {
     const { storeId } = yield* CurrentStore
     const sql = yield* SqlClient.SqlClient
-    // Every write proves the run's lease first (see lease.ts).
-    const write = fenced(sql)
+    // Every write is one statement that proves the run's lease (see lease.ts).
+    const write = fencedStatement(sql)
     const read = (stream: string): Effect.Effect<StreamState, SqlError> =>
       sql`SELECT ${sql.literal(STATE)} FROM sync.state WHERE store_id = ${storeId} AND stream = ${stream}`.pipe(
         Effect.flatMap(decodeState), Effect.orDie, Effect.map(toState))
@@ -92,18 +92,19 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
         Effect.flatMap(decodeState), Effect.orDie, Effect.map(toState))
     const checkpoint = (stream: string, cursor: Cursor | null, rows: number, details?: unknown): Effect.Effect<void, SqlError> => {
       const json = details === undefined ? null : JSON.stringify(details)
-      return write(sql`
+      return write((proved) => sql`
         INSERT INTO sync.state AS s (store_id, stream, cursor_at, cursor_id, rows_total, details, updated_at)
-        VALUES (${storeId}, ${stream}, to_timestamp(${cursor?.at ?? null}::bigint), ${cursor?.id ?? null}::bigint, ${rows}::bigint,
-                coalesce(${json}::jsonb, '{}'), now())
+        SELECT ${storeId}, ${stream}, to_timestamp(${cursor?.at ?? null}::bigint), ${cursor?.id ?? null}::bigint, ${rows}::bigint,
+               coalesce(${json}::jsonb, '{}'), now()
+        WHERE ${proved}
         ON CONFLICT (store_id, stream) DO UPDATE SET
           cursor_at = EXCLUDED.cursor_at, cursor_id = EXCLUDED.cursor_id, rows_total = s.rows_total + EXCLUDED.rows_total,
           details = coalesce(${json}::jsonb, s.details), updated_at = now()`.pipe(Effect.asVoid))
     }
     /** Sets some keys of a stream's details, leaving its cursor and the other keys as they are. */
     const mergeDetails = (stream: string, keys: Record<string, unknown>) =>
-      write(sql`INSERT INTO sync.state AS s (store_id, stream, details) VALUES (${storeId}, ${stream}, ${JSON.stringify(keys)}::jsonb)
-          ON CONFLICT (store_id, stream) DO UPDATE SET details = s.details || EXCLUDED.details, updated_at = now()`.pipe(Effect.asVoid))
+      write((proved) => sql`INSERT INTO sync.state AS s (store_id, stream, details) SELECT ${storeId}, ${stream}, ${JSON.stringify(keys)}::jsonb
+          WHERE ${proved} ON CONFLICT (store_id, stream) DO UPDATE SET details = s.details || EXCLUDED.details, updated_at = now()`.pipe(Effect.asVoid))
     return {
       read,
       /** The state, locked until the transaction ends: concurrent slices checkpoint one at a time, each on the others' progress. */
@@ -112,9 +113,9 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
       checkpoint,
       /** `streams` are started by run `runId` (a phase's, at once: one write). */
       started: (streams: ReadonlyArray<string>, runId: number): Effect.Effect<void, SqlError> =>
-        streams.length === 0 ? Effect.void : write(sql`
+        streams.length === 0 ? Effect.void : write((proved) => sql`
           INSERT INTO sync.state AS s (store_id, stream, last_run_id, last_started_at)
-          SELECT ${storeId}, stream, ${runId}, now() FROM unnest(${streams}::text[]) AS stream
+          SELECT ${storeId}, stream, ${runId}, now() FROM unnest(${streams}::text[]) AS stream WHERE ${proved}
           ON CONFLICT (store_id, stream) DO UPDATE SET last_run_id = EXCLUDED.last_run_id, last_started_at = EXCLUDED.last_started_at`.pipe(Effect.asVoid)),
       /**
        * The outcome of a stream's run (after `started`), in one write: its rows, its error (null on success), and what
@@ -123,11 +124,11 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
        */
       finished: (stream: string, rows: number, error: string | null, seen: { readonly served?: number; readonly unavailable?: Unavailable } = {}): Effect.Effect<void, SqlError> => {
         const patch = seen.unavailable ? { unavailable: seen.unavailable } : seen.served !== undefined ? { refreshedAt: seen.served } : {}
-        return write(sql`UPDATE sync.state SET last_rows = ${rows}, last_error = ${error},
+        return write((proved) => sql`UPDATE sync.state SET last_rows = ${rows}, last_error = ${error},
               last_success_at = CASE WHEN ${error}::text IS NULL THEN now() ELSE last_success_at END,
               details = (CASE WHEN ${seen.served !== undefined} THEN details - 'unavailable' ELSE details END) || ${JSON.stringify(patch)}::jsonb,
               updated_at = now()
-            WHERE store_id = ${storeId} AND stream = ${stream}`.pipe(Effect.asVoid))
+            WHERE store_id = ${storeId} AND stream = ${stream} AND ${proved}`.pipe(Effect.asVoid))
       },
       /** Whether a full pass of `stream` is due at `upper`: never done, or `hours` ago (0: every run). */
       fullPassDue: (stream: string, hours: number, upper: number): Effect.Effect<boolean, SqlError> => Effect.map(read(stream), (state) => passDue(state, hours, upper)),
@@ -164,12 +165,12 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
       ),
       /** The store's report for [first, last] is stored: those days are current. */
       reportDaysDone: (first: string, last: string): Effect.Effect<void, SqlError> =>
-        write(sql`DELETE FROM sync.report_days WHERE store_id = ${storeId} AND day BETWEEN ${first}::date AND ${last}::date`.pipe(Effect.asVoid)),
+        write((proved) => sql`DELETE FROM sync.report_days WHERE store_id = ${storeId} AND day BETWEEN ${first}::date AND ${last}::date AND ${proved}`.pipe(Effect.asVoid)),
       /** Forgets every stream's state (the demo starts from nothing). */
-      reset: write(sql`DELETE FROM sync.state WHERE store_id = ${storeId}`.pipe(Effect.asVoid)),
+      reset: write((proved) => sql`DELETE FROM sync.state WHERE store_id = ${storeId} AND ${proved}`.pipe(Effect.asVoid)),
       /** Forgets one stream's state and its listings' (`orders.trash`): its next run reads it as a first sync would. */
       forget: (stream: string): Effect.Effect<void, SqlError> =>
-        write(sql`DELETE FROM sync.state WHERE store_id = ${storeId} AND (stream = ${stream} OR starts_with(stream, ${stream} || '.'))`.pipe(Effect.asVoid))
+        write((proved) => sql`DELETE FROM sync.state WHERE store_id = ${storeId} AND (stream = ${stream} OR starts_with(stream, ${stream} || '.')) AND ${proved}`.pipe(Effect.asVoid))
     }
   })
 }) {}

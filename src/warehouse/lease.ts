@@ -1,5 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
+import { SqlError } from "@effect/sql/SqlError"
+import type { Fragment } from "@effect/sql/Statement"
 import { Data, Effect, FiberRef, Option, Schema } from "effect"
 
 /** A heartbeat older than this frees the lease: its run stopped, or cannot reach the warehouse. */
@@ -28,22 +29,24 @@ export interface Guard {
 export const currentGuard = FiberRef.unsafeMake<Option.Option<Guard>>(Option.none())
 export const withGuard = (guard: Guard) => <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.locally(effect, currentGuard, Option.some(guard))
 
-const Holder = Schema.Array(Schema.Struct({ holder: Schema.NullOr(Schema.NumberFromString) }))
+/** SQLSTATE of sync.prove_lease: the lease names another run, or none. */
+const LEASE_LOST = "SY001"
+/** Why the lease is lost, in sync.prove_lease's words, when that is the failure. */
+const lostReason = (e: unknown): string | undefined => {
+  const cause = e instanceof SqlError ? (e.cause as { code?: unknown; message?: unknown } | undefined) : undefined
+  return cause?.code === LEASE_LOST ? String(cause.message) : undefined
+}
+
+/** Stops the run whose statement found its lease taken. */
+const stopWhenLost = (guard: Guard) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.catchIf(effect, (e) => lostReason(e) !== undefined, (e) => guard.lost(lostReason(e) ?? ""))
 
 /**
- * Proves the lease in the current transaction. FOR SHARE keeps it: a run taking the lease over waits for this
- * transaction to commit, and then sees all it wrote.
+ * The lease's proof as a boolean SQL expression (sync.prove_lease). FOR SHARE keeps the lease row until the
+ * transaction ends: a run taking the lease over waits for it to commit, and then sees all it wrote. A scalar
+ * subquery, so that PostgreSQL evaluates it once, before the statement writes anything.
  */
-const prove = (sql: SqlClient.SqlClient, guard: Guard) =>
-  sql`SELECT holder FROM sync.run_leases WHERE store_id = ${guard.storeId} AND lock = ${guard.lock} FOR SHARE`.pipe(
-    Effect.flatMap(Schema.decodeUnknown(Holder)),
-    Effect.orDie,
-    Effect.flatMap(([row]) => {
-      const holder = row?.holder ?? null
-      if (holder === guard.token) return Effect.void
-      return guard.lost(holder === null ? `its lease of the ${guard.lock} lock was released` : `run ${holder} took over its lease of the ${guard.lock} lock`)
-    })
-  )
+const proof = (sql: SqlClient.SqlClient, guard: Guard) => sql`(SELECT sync.prove_lease(${guard.storeId}, ${guard.lock}, ${guard.token}))`
 
 /**
  * The guard a fenced write proved and the connection of its transaction, for the writes it runs: the lease row
@@ -52,18 +55,46 @@ const prove = (sql: SqlClient.SqlClient, guard: Guard) =>
  */
 const provenIn = FiberRef.unsafeMake<Option.Option<{ readonly guard: Guard; readonly connection: unknown }>>(Option.none())
 
+/** Whether the fiber is in a transaction, and whether that transaction proved `guard`'s lease already. */
+const provedHere = (guard: Guard) =>
+  Effect.map(Effect.all([Effect.serviceOption(SqlClient.TransactionConnection), FiberRef.get(provenIn)]), ([tx, proven]) => ({
+    tx: Option.isSome(tx),
+    proved: Option.isSome(tx) && Option.isSome(proven) && proven.value.guard === guard && proven.value.connection === tx.value[0]
+  }))
+
 /**
  * A write of a run: in a transaction (the caller's, or one of its own, retried whole while the connection is lost)
- * that first proves the run's lease. Every write of a sync goes through here; outside a run it is the write alone.
+ * that first proves the run's lease. Every write of a sync goes through here or `fencedStatement`; outside a run it
+ * is the write alone.
  */
 export const fenced = (sql: SqlClient.SqlClient) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
   Effect.flatMap(FiberRef.get(currentGuard), (guard) => {
     if (Option.isNone(guard)) return effect
-    return Effect.flatMap(Effect.all([Effect.serviceOption(SqlClient.TransactionConnection), FiberRef.get(provenIn)]), ([tx, proven]) => {
-      if (Option.isSome(tx) && Option.isSome(proven) && proven.value.guard === guard.value && proven.value.connection === tx.value[0]) return effect
-      const proved = Effect.flatMap(Effect.zipRight(prove(sql, guard.value), Effect.serviceOption(SqlClient.TransactionConnection)), (inner) =>
-        Effect.locally(effect, provenIn, Option.map(inner, ([connection]) => ({ guard: guard.value, connection }))))
-      return Option.isSome(tx) ? proved : guard.value.retry(sql.withTransaction(proved))
+    return Effect.flatMap(provedHere(guard.value), ({ proved, tx }) => {
+      if (proved) return effect
+      const proving = Effect.flatMap(
+        Effect.zipRight(sql`SELECT ${proof(sql, guard.value)}`.pipe(stopWhenLost(guard.value)), Effect.serviceOption(SqlClient.TransactionConnection)),
+        (inner) => Effect.locally(effect, provenIn, Option.map(inner, ([connection]) => ({ guard: guard.value, connection }))))
+      return tx ? proving : guard.value.retry(sql.withTransaction(proving))
+    })
+  })
+
+/**
+ * A write of a run that is one statement proving the lease itself: one round trip where `fenced` takes four
+ * (BEGIN, the proof, the write, COMMIT), the statement being its own transaction. `statement` puts `proved`, a
+ * boolean SQL expression, in the WHERE of its write (or of the SELECT that feeds it): the lease's proof in a run,
+ * `true` outside one or in a transaction that proved it already. A write that matches no row may skip the proof: it
+ * writes nothing. Alone, the statement is a unit of work run again while the connection is lost; a lease found
+ * taken stops the run, as in `fenced`.
+ */
+export const fencedStatement = (sql: SqlClient.SqlClient) =>
+<A, E, R>(statement: (proved: Fragment) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.flatMap(FiberRef.get(currentGuard), (guard) => {
+    if (Option.isNone(guard)) return statement(sql.literal("true"))
+    return Effect.flatMap(provedHere(guard.value), ({ proved, tx }) => {
+      if (proved) return statement(sql.literal("true"))
+      const write = statement(proof(sql, guard.value)).pipe(stopWhenLost(guard.value))
+      return tx ? write : guard.value.retry(write)
     })
   })
 

@@ -2,7 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Schema } from "effect"
 import { CurrentStore } from "./current-store.js"
-import { fenced } from "./lease.js"
+import { fenced, fencedStatement } from "./lease.js"
 
 /** A document of a resource table, named by its scope (parent id, endpoint, period; '' for a plain list) and key. */
 export interface ScopedDoc {
@@ -52,8 +52,9 @@ export class Scopes extends Effect.Service<Scopes>()("shopsync/Scopes", {
         })),
       /** Marks deleted the rows whose parent is not among `liveParents`; returns how many. */
       retireOrphans: (table: string, liveParents: ReadonlyArray<string>): Effect.Effect<number, SqlError> =>
-        fenced(sql)(sql<{ retired: number }>`SELECT sync.retire_orphans(${table}::regclass, ${storeId}, ${liveParents}::text[]) AS retired`.pipe(
-          Effect.map(([row]) => Number(row?.retired ?? 0))))
+        fencedStatement(sql)((proved) =>
+          sql<{ retired: number }>`SELECT sync.retire_orphans(${table}::regclass, ${storeId}, ${liveParents}::text[]) AS retired WHERE ${proved}`.pipe(
+            Effect.map(([row]) => Number(row?.retired ?? 0))))
     }
   })
 }) {}

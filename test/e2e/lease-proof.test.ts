@@ -1,0 +1,83 @@
+// Every write of a run proves its lease: a run's one-statement writes (its streams' standings, checkpoints, pass
+// progress, report days, orphans) and its transactions alike write while the lease names the run, and write nothing
+// but stop the run once it names another run or none; outside a run they write unguarded.
+import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as SqlClient from "@effect/sql/SqlClient"
+import { storeWarehouse } from "../../src/jobs/layers.js"
+import { SyncState } from "../../src/sync/state.js"
+import { pgLayer } from "../../src/warehouse/database.js"
+import { fenced, type Guard, withGuard } from "../../src/warehouse/lease.js"
+import { migrate } from "../../src/warehouse/migrate.js"
+import { Scopes } from "../../src/warehouse/scopes.js"
+import { freshDatabase, sqlRows } from "../support/database.js"
+
+const STORE = "lease-t"
+
+class Lost extends Error {}
+
+describe("the lease's proof in every write of a run", () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>
+  let runtime: ManagedRuntime.ManagedRuntime<SyncState | Scopes | SqlClient.SqlClient, unknown>
+  let run = 0
+  beforeAll(async () => {
+    db = await freshDatabase()
+    const base = pgLayer(Redacted.make(db.url), 2)
+    await Effect.runPromise(migrate.pipe(Effect.provide(base)))
+    runtime = ManagedRuntime.make(storeWarehouse(STORE).pipe(Layer.provideMerge(base)))
+    const [row] = await sqlRows<{ id: string }>(db.url, "INSERT INTO sync.runs (store_id, command, streams) VALUES ($1, 'sync', '{}') RETURNING id", [STORE])
+    run = Number(row!.id)
+    await sqlRows(db.url, "INSERT INTO sync.run_leases (store_id, lock, holder) VALUES ($1, 'sync', $2)", [STORE, run])
+  }, 60_000)
+  afterAll(async () => {
+    await runtime?.dispose()
+    await db?.drop()
+  })
+
+  const lostReasons: string[] = []
+  const guard = (): Guard => ({
+    storeId: STORE, lock: "sync", token: run, retry: (effect) => effect,
+    lost: (reason) => Effect.sync(() => lostReasons.push(reason)).pipe(Effect.zipRight(Effect.die(new Lost(reason))))
+  })
+  /** Each kind of write of a run: one statement each, and a transaction of two. */
+  const writes: ReadonlyArray<[string, Effect.Effect<unknown, unknown, SyncState | Scopes | SqlClient.SqlClient>]> = [
+    ["started", Effect.flatMap(SyncState, (s) => s.started(["orders", "refunds"], run))],
+    ["finished", Effect.flatMap(SyncState, (s) => s.finished("orders", 3, null, { served: 1_700_000_000 }))],
+    ["checkpoint", Effect.flatMap(SyncState, (s) => s.checkpoint("orders", { at: 1_700_000_000, id: 7 }, 3))],
+    ["pass progress", Effect.flatMap(SyncState, (s) => s.savePassProgress("order_notes", { startedAt: 1_700_000_000, after: "5", at: 1_700_000_000 }))],
+    ["report days", Effect.flatMap(SyncState, (s) => s.reportDaysDone("2026-01-01", "2026-01-31"))],
+    ["orphans", Effect.flatMap(Scopes, (s) => s.retireOrphans("store.order_notes", ["1"]))],
+    ["a transaction", Effect.flatMap(SqlClient.SqlClient, (sql) => fenced(sql)(Effect.zipRight(
+      sql`INSERT INTO sync.report_days (store_id, day) VALUES (${STORE}, '2026-02-01') ON CONFLICT DO NOTHING`,
+      sql`DELETE FROM sync.report_days WHERE store_id = ${STORE} AND day = '2026-02-01'`)))]
+  ]
+  const stateOf = async () => JSON.stringify(await sqlRows(db.url, "SELECT * FROM sync.state WHERE store_id = $1 ORDER BY stream", [STORE]))
+
+  it("writes while the lease names the run, unguarded outside a run", async () => {
+    for (const [name, write] of writes) {
+      await expect(runtime.runPromise(withGuard(guard())(write)), name).resolves.not.toThrow()
+      await expect(runtime.runPromise(write), name).resolves.not.toThrow()
+    }
+    expect(lostReasons).toEqual([])
+    const [orders] = await sqlRows<{ last_run_id: string; last_rows: string; cursor_id: string }>(db.url,
+      "SELECT last_run_id, last_rows, cursor_id FROM sync.state WHERE store_id = $1 AND stream = 'orders'", [STORE])
+    expect(orders).toMatchObject({ last_run_id: String(run), last_rows: "3", cursor_id: "7" })
+  })
+
+  it("writes nothing and stops the run once another run, or none, holds the lease", async () => {
+    const [thief] = await sqlRows<{ id: string }>(db.url, "INSERT INTO sync.runs (store_id, command, streams) VALUES ($1, 'sync', '{}') RETURNING id", [STORE])
+    for (const [holder, reason] of [[thief!.id, `run ${thief!.id} took over its lease of the sync lock`], [null, "its lease of the sync lock was released"]] as const) {
+      await sqlRows(db.url, "UPDATE sync.run_leases SET holder = $2 WHERE store_id = $1 AND lock = 'sync'", [STORE, holder])
+      await sqlRows(db.url, "INSERT INTO sync.report_days (store_id, day) VALUES ($1, '2026-01-15') ON CONFLICT DO NOTHING", [STORE])
+      const before = await stateOf()
+      for (const [name, write] of writes) {
+        lostReasons.length = 0
+        const exit = await runtime.runPromiseExit(withGuard(guard())(write))
+        expect(exit._tag, name).toBe("Failure")
+        expect(lostReasons, name).toEqual([reason])
+      }
+      expect(await stateOf()).toBe(before)
+      expect(await sqlRows(db.url, "SELECT day::text FROM sync.report_days WHERE store_id = $1", [STORE])).toEqual([{ day: "2026-01-15" }])
+    }
+  })
+})
