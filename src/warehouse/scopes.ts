@@ -50,6 +50,19 @@ export class Scopes extends Effect.Service<Scopes>()("shopsync/Scopes", {
           return yield* sql`SELECT scope, key, change FROM sync.merge_scopes(${table}::regclass, ${storeId}, ${scopes}::text[])`.pipe(
             Effect.flatMap(Schema.decodeUnknown(Schema.Array(Change))), Effect.orDie)
         })),
+      /** Writes `docs` (new and changed ones; nothing is marked deleted), in one transaction: a page of a long list. */
+      upsert: (table: string, docs: ReadonlyArray<ScopedDoc>): Effect.Effect<ReadonlyArray<Change>, SqlError> =>
+        docs.length === 0 ? Effect.succeed([]) : fenced(sql)(Effect.gen(function*() {
+          yield* createStage
+          yield* stage(docs)
+          return yield* sql`SELECT scope, key, change FROM sync.upsert_scope_docs(${table}::regclass, ${storeId})`.pipe(
+            Effect.flatMap(Schema.decodeUnknown(Schema.Array(Change))), Effect.orDie)
+        })),
+      /** Marks deleted the live rows of `scope` whose key is not among `listed` (a long list read whole); returns their keys. */
+      retireUnlisted: (table: string, scope: string, listed: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<string>, SqlError> =>
+        fencedStatement(sql)((proved) =>
+          sql<{ key: string }>`SELECT key FROM sync.retire_unlisted(${table}::regclass, ${storeId}, ${scope}, ${listed}::text[]) WHERE ${proved}`.pipe(
+            Effect.map((rows) => rows.map((r) => r.key)))),
       /** Marks deleted the rows whose parent is not among `liveParents`; returns how many. */
       retireOrphans: (table: string, liveParents: ReadonlyArray<string>): Effect.Effect<number, SqlError> =>
         fencedStatement(sql)((proved) =>

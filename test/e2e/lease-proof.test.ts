@@ -1,5 +1,5 @@
 // Every write of a run proves its lease: a run's one-statement writes (its streams' standings, checkpoints, pass
-// progress, report days, orphans) and its transactions alike write while the lease names the run, and write nothing
+// progress, report days, orphans, unlisted rows) and its transactions (a page of a list, any other) alike write while the lease names the run, and write nothing
 // but stop the run once it names another run or none; outside a run they write unguarded.
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -47,6 +47,8 @@ describe("the lease's proof in every write of a run", () => {
     ["pass progress", Effect.flatMap(SyncState, (s) => s.savePassProgress("order_notes", { startedAt: 1_700_000_000, after: "5", at: 1_700_000_000 }))],
     ["report days", Effect.flatMap(SyncState, (s) => s.reportDaysDone("2026-01-01", "2026-01-31"))],
     ["orphans", Effect.flatMap(Scopes, (s) => s.retireOrphans("store.order_notes", ["1"]))],
+    ["unlisted", Effect.flatMap(Scopes, (s) => s.retireUnlisted("store.product_reviews", "", ["1"]))],
+    ["a page of a list", Effect.flatMap(Scopes, (s) => s.upsert("store.product_reviews", [{ scope: "", key: "1", doc: { id: 1 } }]))],
     ["a transaction", Effect.flatMap(SqlClient.SqlClient, (sql) => fenced(sql)(Effect.zipRight(
       sql`INSERT INTO sync.report_days (store_id, day) VALUES (${STORE}, '2026-02-01') ON CONFLICT DO NOTHING`,
       sql`DELETE FROM sync.report_days WHERE store_id = ${STORE} AND day = '2026-02-01'`)))]

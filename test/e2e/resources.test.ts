@@ -284,6 +284,25 @@ describe("a paged list that shifts while it is read", () => {
     expect([...ours.keys()].sort()).toEqual([...(await storeViews(h)).product_categories!.keys()].sort())
     expect((await warehouseView(h, "product_categories", "deleted")).has(` ${gone.id}`)).toBe(true)
   })
+
+  it("a list that fails part-way keeps the pages it read (merged page by page) and marks nothing deleted", async () => {
+    const streams = ["product_categories"] as const
+    const [first] = [...h.sim.state.taxonomy.inGroup("product_cat")].sort((a, b) => a.id - b.id)
+    await send(h, "PUT", `/products/categories/${first!.id}`, { name: "Renamed before a failure" })
+    const deleted = [...(await warehouseView(h, "product_categories", "deleted")).keys()]
+    // Page 1 answers; every later request fails.
+    h.sim.setFaults([{ kind: "503", pathPrefix: "/products/categories", afterRequests: 1 }])
+    clock.advance(60_000)
+    await expect(h.sync({ streams })).rejects.toThrow()
+    h.sim.setFaults([])
+    expect((await warehouseView(h, "product_categories")).get(` ${first!.id}`)?.name).toBe("Renamed before a failure")
+    expect([...(await warehouseView(h, "product_categories", "deleted")).keys()]).toEqual(deleted)
+
+    clock.advance(60_000)
+    await h.sync({ streams })
+    const ours = await warehouseView(h, "product_categories")
+    expect([...ours.keys()].sort()).toEqual([...(await storeViews(h)).product_categories!.keys()].sort())
+  })
 })
 
 describe("a parent the warehouse still has, gone from the store", () => {
