@@ -1,8 +1,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Effect, Option, Schema } from "effect"
+import { Effect, FiberRef, Option, Schema } from "effect"
 import { CurrentStore } from "../warehouse/current-store.js"
-import { fencedStatement, retryInRun } from "../warehouse/lease.js"
+import { currentGuard, fencedStatement, retryInRun } from "../warehouse/lease.js"
 import type { Cursor } from "./cursor.js"
 
 /** A stream's row of sync.state: where it stands, and what it keeps besides (slices, last full pass). */
@@ -51,6 +51,7 @@ const StateRow = Schema.Struct({
   details: Schema.Record({ key: Schema.String, value: Schema.Unknown })
 })
 const decodeState = Schema.decodeUnknown(Schema.Array(StateRow))
+const decodeStates = Schema.decodeUnknown(Schema.Array(Schema.extend(StateRow, Schema.Struct({ stream: Schema.String }))))
 const decodeStatus = Schema.decodeUnknown(Schema.Array(StreamStatus))
 
 const toState = (rows: ReadonlyArray<typeof StateRow.Type>): StreamState => {
@@ -84,27 +85,47 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
     const sql = yield* SqlClient.SqlClient
     // Every write is one statement that proves the run's lease (see lease.ts).
     const write = fencedStatement(sql)
-    const read = (stream: string): Effect.Effect<StreamState, SqlError> =>
+    const readRow = (stream: string): Effect.Effect<StreamState, SqlError> =>
       sql`SELECT ${sql.literal(STATE)} FROM sync.state WHERE store_id = ${storeId} AND stream = ${stream}`.pipe(
         Effect.flatMap(decodeState), Effect.orDie, Effect.map(toState))
+    // A run's reads of its streams' states are served from one statement that reads them all, taken at its first read
+    // (a stream's state is read at its start, and by a few checks: 19 statements per incremental sync before), until
+    // the run writes the stream; outside a run every read goes to the table. A run reads only the streams whose lock
+    // it holds: no other run writes them meanwhile.
+    let found: { readonly run: number; readonly states: ReadonlyMap<string, StreamState>; readonly written: Set<string> } | undefined
+    // One snapshot at a time: streams starting together share it (one taken late would miss what another just wrote).
+    const taking = yield* Effect.makeSemaphore(1)
+    const snapshot = (run: number) =>
+      taking.withPermits(1)(Effect.suspend(() =>
+        found?.run === run ? Effect.succeed(found) : sql`SELECT stream, ${sql.literal(STATE)} FROM sync.state WHERE store_id = ${storeId}`.pipe(
+          Effect.flatMap(decodeStates), Effect.orDie,
+          Effect.map((rows) => (found = { run, states: new Map(rows.map((r) => [r.stream, toState([r])])), written: new Set() })))))
+    const read = (stream: string): Effect.Effect<StreamState, SqlError> =>
+      Effect.flatMap(FiberRef.get(currentGuard), (guard) =>
+        Option.isNone(guard) ? readRow(stream) : Effect.flatMap(snapshot(guard.value.token), (taken) =>
+          taken.written.has(stream) ? readRow(stream) : Effect.succeed(taken.states.get(stream) ?? toState([]))))
+    /** The run wrote `stream`: its later reads go to the table. */
+    const wrote = (stream: string) => Effect.sync(() => found?.written.add(stream))
+    /** The run wrote streams by a pattern: every later read goes to the table, through a new snapshot. */
+    const wroteMany = Effect.sync(() => (found = undefined))
     const lock = (stream: string): Effect.Effect<StreamState, SqlError> =>
       sql`SELECT ${sql.literal(STATE)} FROM sync.state WHERE store_id = ${storeId} AND stream = ${stream} FOR UPDATE`.pipe(
         Effect.flatMap(decodeState), Effect.orDie, Effect.map(toState))
     const checkpoint = (stream: string, cursor: Cursor | null, rows: number, details?: unknown): Effect.Effect<void, SqlError> => {
       const json = details === undefined ? null : JSON.stringify(details)
-      return write((proved) => sql`
+      return Effect.zipRight(wrote(stream), write((proved) => sql`
         INSERT INTO sync.state AS s (store_id, stream, cursor_at, cursor_id, rows_total, details, updated_at)
         SELECT ${storeId}, ${stream}, to_timestamp(${cursor?.at ?? null}::bigint), ${cursor?.id ?? null}::bigint, ${rows}::bigint,
                coalesce(${json}::jsonb, '{}'), now()
         WHERE ${proved}
         ON CONFLICT (store_id, stream) DO UPDATE SET
           cursor_at = EXCLUDED.cursor_at, cursor_id = EXCLUDED.cursor_id, rows_total = s.rows_total + EXCLUDED.rows_total,
-          details = coalesce(${json}::jsonb, s.details), updated_at = now()`.pipe(Effect.asVoid))
+          details = coalesce(${json}::jsonb, s.details), updated_at = now()`.pipe(Effect.asVoid)))
     }
     /** Sets some keys of a stream's details, leaving its cursor and the other keys as they are. */
     const mergeDetails = (stream: string, keys: Record<string, unknown>) =>
-      write((proved) => sql`INSERT INTO sync.state AS s (store_id, stream, details) SELECT ${storeId}, ${stream}, ${JSON.stringify(keys)}::jsonb
-          WHERE ${proved} ON CONFLICT (store_id, stream) DO UPDATE SET details = s.details || EXCLUDED.details, updated_at = now()`.pipe(Effect.asVoid))
+      Effect.zipRight(wrote(stream), write((proved) => sql`INSERT INTO sync.state AS s (store_id, stream, details) SELECT ${storeId}, ${stream}, ${JSON.stringify(keys)}::jsonb
+          WHERE ${proved} ON CONFLICT (store_id, stream) DO UPDATE SET details = s.details || EXCLUDED.details, updated_at = now()`.pipe(Effect.asVoid)))
     return {
       read,
       /** The state, locked until the transaction ends: concurrent slices checkpoint one at a time, each on the others' progress. */
@@ -124,11 +145,11 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
        */
       finished: (stream: string, rows: number, error: string | null, seen: { readonly served?: number; readonly unavailable?: Unavailable } = {}): Effect.Effect<void, SqlError> => {
         const patch = seen.unavailable ? { unavailable: seen.unavailable } : seen.served !== undefined ? { refreshedAt: seen.served } : {}
-        return write((proved) => sql`UPDATE sync.state SET last_rows = ${rows}, last_error = ${error},
+        return Effect.zipRight(wrote(stream), write((proved) => sql`UPDATE sync.state SET last_rows = ${rows}, last_error = ${error},
               last_success_at = CASE WHEN ${error}::text IS NULL THEN now() ELSE last_success_at END,
               details = (CASE WHEN ${seen.served !== undefined} THEN details - 'unavailable' ELSE details END) || ${JSON.stringify(patch)}::jsonb,
               updated_at = now()
-            WHERE store_id = ${storeId} AND stream = ${stream} AND ${proved}`.pipe(Effect.asVoid))
+            WHERE store_id = ${storeId} AND stream = ${stream} AND ${proved}`.pipe(Effect.asVoid)))
       },
       /** Whether a full pass of `stream` is due at `upper`: never done, or `hours` ago (0: every run). */
       fullPassDue: (stream: string, hours: number, upper: number): Effect.Effect<boolean, SqlError> => Effect.map(read(stream), (state) => passDue(state, hours, upper)),
@@ -167,10 +188,11 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
       reportDaysDone: (first: string, last: string): Effect.Effect<void, SqlError> =>
         write((proved) => sql`DELETE FROM sync.report_days WHERE store_id = ${storeId} AND day BETWEEN ${first}::date AND ${last}::date AND ${proved}`.pipe(Effect.asVoid)),
       /** Forgets every stream's state (the demo starts from nothing). */
-      reset: write((proved) => sql`DELETE FROM sync.state WHERE store_id = ${storeId} AND ${proved}`.pipe(Effect.asVoid)),
+      reset: Effect.zipRight(wroteMany, write((proved) => sql`DELETE FROM sync.state WHERE store_id = ${storeId} AND ${proved}`.pipe(Effect.asVoid))),
       /** Forgets one stream's state and its listings' (`orders.trash`): its next run reads it as a first sync would. */
       forget: (stream: string): Effect.Effect<void, SqlError> =>
-        write((proved) => sql`DELETE FROM sync.state WHERE store_id = ${storeId} AND (stream = ${stream} OR starts_with(stream, ${stream} || '.')) AND ${proved}`.pipe(Effect.asVoid))
+        Effect.zipRight(wroteMany, write((proved) =>
+          sql`DELETE FROM sync.state WHERE store_id = ${storeId} AND (stream = ${stream} OR starts_with(stream, ${stream} || '.')) AND ${proved}`.pipe(Effect.asVoid)))
     }
   })
 }) {}

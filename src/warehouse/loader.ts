@@ -99,15 +99,16 @@ export class Loader extends Effect.Service<Loader>()("shopsync/Loader", {
         })
       )
 
-    // The ids each resource holds in quarantine, read once per run: a page releases ids only when it loads one of them.
+    // The ids each resource holds in quarantine, read once per run (by the stream's start, or its first page): a page
+    // releases ids only when it loads one of them.
     const heldIds = new Map<LoadKind, Set<string>>()
+    const held = (kind: LoadKind) =>
+      Effect.tap(quarantine.held(kind), (rows) => {
+        if (!heldIds.has(kind)) heldIds.set(kind, new Set(rows.map((r) => r.id)))
+      })
     const heldOf = (kind: LoadKind) => {
       const known = heldIds.get(kind)
-      if (known) return Effect.succeed(known)
-      return Effect.map(quarantine.held(kind), (rows) => {
-        if (!heldIds.has(kind)) heldIds.set(kind, new Set(rows.map((r) => r.id)))
-        return heldIds.get(kind)!
-      })
+      return known ? Effect.succeed(known) : Effect.map(held(kind), () => heldIds.get(kind)!)
     }
 
     const load = (page: StagedPage) =>
@@ -151,7 +152,7 @@ export class Loader extends Effect.Service<Loader>()("shopsync/Loader", {
        */
       load,
       /** A resource's quarantined documents, to read again. */
-      held: quarantine.held,
+      held,
       /** Quarantined documents the store no longer has (404) leave. */
       release: (kind: LoadKind, ids: ReadonlyArray<string>): Effect.Effect<void, SqlError> =>
         Effect.zipRight(Effect.flatMap(heldOf(kind), (held) => Effect.sync(() => ids.forEach((id) => held.delete(id)))), write(quarantine.release(kind, ids))),

@@ -30,6 +30,8 @@ export const retryQuarantined = <A extends Doc, E, R>(
   before: ReadonlyArray<HeldKey>
 ) =>
   Effect.gen(function*() {
+    // Nothing was held when the stream started: the run's own finds were just read.
+    if (before.length === 0) return []
     const [store, loader] = yield* Effect.all([StoreClient, Loader])
     const known = new Set(before.map((h) => h.id))
     const held = (yield* loader.held(kind)).flatMap((h) => (h.path === null || !known.has(h.id) ? [] : [{ id: h.id, path: h.path }]))

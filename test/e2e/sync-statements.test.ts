@@ -1,0 +1,58 @@
+// What an incremental sync asks of the warehouse, counted from its trace: a worker runs one every few minutes for
+// each of a thousand stores, so each statement a sync needs not is CPU spent a thousand times over. The streams'
+// states are read in one statement, a one-statement write is its own transaction (it proves the lease itself), and a
+// stream with nothing in quarantine does not look twice.
+import { InMemorySpanExporter } from "@opentelemetry/sdk-trace-base"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { manualClock } from "../../src/simulator/store/index.js"
+import { STREAMS } from "../../src/sync/catalogue.js"
+import { runSync } from "../../src/sync/engine.js"
+import { tracerLayer } from "../../src/telemetry/otel-tracer.js"
+import { type Harness, makeHarness, syncRequest } from "../support/harness.js"
+
+const plain = { streams: STREAMS, named: false, customersFullScanHours: 24, deletionsHours: 0 } as const
+
+describe("the statements of an incremental sync", () => {
+  const clock = manualClock(Date.parse("2026-07-01T12:00:00Z"))
+  let h: Harness
+  let statements: ReadonlyArray<string>
+
+  beforeAll(async () => {
+    h = await makeHarness({ clock, data: { seed: 5, orders: 200, start: "2026-05-01", days: 40 } })
+    await h.sync(plain)
+    clock.advance(5 * 60_000)
+    const [order] = h.sim.state.orders
+    h.sim.state.updateOrder(order!.id, { customer_note: "changed since the last sync" })
+    clock.advance(60_000)
+    const exporter = new InMemorySpanExporter()
+    statements = await h.run(runSync(syncRequest(plain)).pipe(
+      Effect.zipRight(Effect.sync(() =>
+        exporter.getFinishedSpans().filter((s) => s.name === "sql.execute").map((s) => String(s.attributes["db.query.text"]).replace(/\s+/g, " ")))),
+      Effect.provide(tracerLayer(exporter, false))
+    ))
+  }, 120_000)
+  afterAll(() => h?.close())
+
+  const count = (pattern: RegExp) => statements.filter((s) => pattern.test(s)).length
+
+  it("reads the streams' states in one statement, and the standings in one more", () => {
+    expect(count(/FROM sync\.state WHERE store_id = \$1 AND stream = \$2$/)).toBe(0)
+    expect(count(/^SELECT stream, .* FROM sync\.state WHERE store_id = \$1$/)).toBe(1)
+    expect(count(/^SELECT stream, details FROM sync\.state/)).toBe(1)
+  })
+
+  it("writes a stream's outcome as one statement proving the lease, outside any transaction of its own", () => {
+    const finished = statements.flatMap((s, i) => (/^UPDATE sync\.state SET last_rows/.test(s) ? [i] : []))
+    expect(finished.length).toBeGreaterThan(5)
+    for (const i of finished) {
+      expect(statements[i]).toContain("sync.prove_lease")
+      expect(statements[i - 1]).not.toBe("BEGIN")
+    }
+  })
+
+  it("looks into the quarantine once per stream that loads documents when it holds nothing", () => {
+    // orders, refunds, products and customers: what each held when it started, kept for its pages and its retry.
+    expect(count(/FROM store\.quarantine WHERE store_id = \$1 AND stream = \$2/)).toBe(4)
+  })
+})
