@@ -6,7 +6,8 @@ const CLUSTER = [
   "test/e2e/cluster-spike.test.ts",
   "test/e2e/runner-auth.test.ts",
   "test/e2e/stores-cluster.test.ts",
-  "test/e2e/worker-http.test.ts"
+  "test/e2e/worker-http.test.ts",
+  "test/e2e/worker-logs.test.ts"
 ]
 
 // The compiled CLI (built once, test/support/build-cli.ts) and one embedded PostgreSQL for the run, shared by the

@@ -1,5 +1,6 @@
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect, Option, Redacted, Ref } from "effect"
+import { globalValue } from "effect/GlobalValue"
 import type { StoreAuth, StoreSettings } from "../config/settings.js"
 import type { Answer } from "../http-client/send.js"
 import { carriedBy, type Credentials } from "./auth-answer.js"
@@ -28,8 +29,25 @@ const plainHttpWarning = (choice: StoreAuth, how: Credentials, host: string, url
 }
 
 /**
+ * The plain-HTTP warnings this process has logged, by way and API URL. The store client is built per job, and a worker
+ * runs each store's job every few minutes, so the memory must outlive the job: a process-wide set rather than a
+ * service, so that every host building a store client (the CLI, serve, a worker, check) shares it without providing
+ * anything; globalValue keeps one set even if the module is loaded twice. The CLI runs one job a process: once a run.
+ */
+const warned = globalValue(Symbol.for("shopsync/store-client/plainHttpWarned"), () => new Set<string>())
+
+/** True the first time `key` is seen in this process. */
+const firstTime = (key: string) =>
+  Effect.sync(() => {
+    if (warned.has(key)) return false
+    warned.add(key)
+    return true
+  })
+
+/**
  * How requests carry the consumer key (STORE_AUTH), and what the store has shown about it. The way is fixed for the
- * process; over plain HTTP the first request logs the warning that fits it (see plainHttpWarning).
+ * process; over plain HTTP the first request logs the warning that fits it (see plainHttpWarning), once per process
+ * for each store's URL (a way changed since, STORE_AUTH=basic set, warns again).
  */
 export const makeStoreAuth = (settings: StoreSettings) =>
   Effect.gen(function*() {
@@ -41,7 +59,7 @@ export const makeStoreAuth = (settings: StoreSettings) =>
     const rootPath = new URL(settings.apiUrl).pathname.replace(/\/$/, "")
     const warning = plainHttp ? plainHttpWarning(choice, how, new URL(settings.apiUrl).host, urlName(settings.source)) : undefined
     // On the first request rather than here: a command that never reaches the store has nothing to warn about.
-    const warnOnce = yield* Effect.once(warning === undefined ? Effect.void : Effect.logWarning(warning))
+    const warnOnce = warning === undefined ? Effect.void : Effect.whenEffect(Effect.logWarning(warning), firstTime(`${how} ${settings.apiUrl}`))
 
     const carry = (request: HttpClientRequest.HttpClientRequest) => {
       switch (how) {

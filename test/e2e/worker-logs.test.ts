@@ -1,0 +1,67 @@
+// What a worker logs as it syncs its stores every few minutes (stderr not a terminal: JSON lines), read from a real
+// worker syncing two plain-HTTP simulated stores every 5 s, one quiet and one taking orders all along: at a thousand
+// stores, whatever it repeats each sync of each store is gigabytes a day.
+import { randomBytes } from "node:crypto"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
+import { runCli, startCli, stopAll } from "../support/cli.js"
+import { freshDatabase, sqlRows } from "../support/database.js"
+import { freePort } from "../support/ports.js"
+import { waitFor } from "../support/wait.js"
+
+interface LogLine {
+  readonly message: string
+  readonly logLevel: string
+  readonly annotations: Record<string, unknown>
+}
+
+const STORES = ["quiet", "busy"] as const
+/** Syncs of each store to wait for: its first, then incremental ones. */
+const SYNCS = 4
+
+describe("a worker's log across scheduled syncs", () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>
+  const sims = new Map<string, StoreSimulator>()
+  let worker: ReturnType<typeof startCli> | undefined
+  let lines: LogLine[] = []
+
+  beforeAll(async () => {
+    db = await freshDatabase()
+    const env = { DATABASE_URL: db.url, SHOPSYNC_MASTER_KEY: randomBytes(32).toString("base64") }
+    for (const [i, storeId] of STORES.entries()) {
+      const sim = await startStoreSimulator({ consumerKey: `ck_${storeId}`, consumerSecret: `cs_${storeId}`, data: { seed: 51 + i, orders: 60, start: "2026-01-05", days: 20 } })
+      sims.set(storeId, sim)
+      const added = await runCli(["stores", "add", storeId, "--url", sim.url, "--key", `ck_${storeId}`, "--secret-env", "SECRET", "--every", "5s"],
+        { ...env, SECRET: `cs_${storeId}` })
+      expect(added.code, added.stderr).toBe(0)
+    }
+    worker = startCli(["worker"], {
+      ...env, SHOPSYNC_RUNNER_HOST: "127.0.0.1", SHOPSYNC_RUNNER_PORT: String(await freePort()),
+      SHOPSYNC_HTTP_PORT: String(await freePort()), SHOPSYNC_ADMIN_PORT: String(await freePort())
+    })
+    const orders = setInterval(() => sims.get("busy")!.state.createOrder({ status: "processing" }), 2000)
+    try {
+      await waitFor(`${SYNCS} syncs of each store`, async () => {
+        const runs = await sqlRows<{ store_id: string; n: number }>(db.url,
+          "SELECT store_id, count(*)::int AS n FROM sync.runs WHERE command = 'sync' AND status = 'succeeded' GROUP BY store_id")
+        return STORES.every((id) => (runs.find((r) => r.store_id === id)?.n ?? 0) >= SYNCS) ? true : undefined
+      }, 90_000)
+    } finally {
+      clearInterval(orders)
+    }
+    lines = worker.output().stderr.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as LogLine)
+  }, 120_000)
+  afterAll(async () => {
+    if (worker) await stopAll([worker], 15_000)
+    for (const sim of sims.values()) await sim.close()
+    await db?.drop()
+  })
+
+  it("warns once per plain-HTTP store, not once per sync", () => {
+    for (const storeId of STORES) {
+      const warnings = lines.filter((l) => l.annotations["store"] === storeId && l.message.includes("is plain HTTP"))
+      expect(warnings.map((l) => l.logLevel), storeId).toEqual(["WARN"])
+      expect(warnings[0]!.message).toContain(`store ${storeId}'s URL`)
+    }
+  })
+})
