@@ -32,8 +32,8 @@ const measure = (live: ReadonlyMap<string, Live>, loaded: number, started: numbe
 
 /**
  * On a terminal: one status line, redrawn as pages land: each stream's rows of the store's count, rows/s and the
- * time left (ETA) at that pace. Elsewhere (cron, CI): every 10 s while streams are read, one `progress` log line with
- * the same figures as fields; and one structured log line per stream when it ends.
+ * time left (ETA) at that pace. Elsewhere (cron, CI, a worker): every 10 s while streams are read, one `progress` log
+ * line with the same figures as fields; and one structured log line per stream when it ends (logStreamOutcome).
  */
 export const ProgressLive = (interactive = process.stderr.isTTY === true) =>
   Layer.scoped(Progress, Effect.gen(function*() {
@@ -81,8 +81,11 @@ export const ProgressLive = (interactive = process.stderr.isTTY === true) =>
 
 /**
  * A stream's outcome as one log line (`stream`, `outcome`: done, failed, unavailable, not due, skipped, figures,
- * `error` or `reason`): error when it failed, warning when found unavailable, info otherwise. On a terminal a
- * stream the run did not read is only a debug line, as before.
+ * `error` or `reason`): error when it failed, warning when found unavailable, info when it read or deleted rows. A
+ * stream that changed nothing (not due, left to another run, known unavailable, done with no rows) is a debug line:
+ * the run's summary line says as much, and sync.runs and the printed table keep each stream's outcome; a worker
+ * would otherwise repeat a dozen such lines every sync of every store. Only on a terminal, where a person watches
+ * the streams end one by one, is a stream done with no rows still an info line, as before.
  */
 export const logStreamOutcome = (result: StreamResult, interactive: boolean) => {
   const outcome = streamOutcome(result)
@@ -95,15 +98,15 @@ export const logStreamOutcome = (result: StreamResult, interactive: boolean) => 
     seconds: result.seconds,
     ...(result.error ? { error: result.error } : reason ? { reason } : {})
   }
-  const quiet = interactive ? LogLevel.Debug : LogLevel.Info
+  const ended = outcome === "failed" ? LogLevel.Error : interactive || result.rows + result.deleted > 0 ? LogLevel.Info : LogLevel.Debug
   const [level, line] = outcome === "unavailable" && result.skipped === undefined
     ? [LogLevel.Warning, `${result.stream}: unavailable on this store, skipped: ${result.unavailable}; tried again after ` +
       "SHOPSYNC_UNAVAILABLE_RECHECK_HOURS, or at once when named with --streams"]
     : outcome === "unavailable"
-    ? [quiet, `${result.stream}: unavailable on this store (${result.unavailable}), not read; ${result.skipped}`]
+    ? [LogLevel.Debug, `${result.stream}: unavailable on this store (${result.unavailable}), not read; ${result.skipped}`]
     : outcome === "not due" || outcome === "skipped"
-    ? [quiet, `${result.stream}: ${outcome === "skipped" ? "skipped, " : ""}${result.skipped}`]
-    : [outcome === "failed" ? LogLevel.Error : LogLevel.Info, `${result.stream}: ${outcome}, ${fmt(result.rows)} rows` +
+    ? [LogLevel.Debug, `${result.stream}: ${outcome === "skipped" ? "skipped, " : ""}${result.skipped}`]
+    : [ended, `${result.stream}: ${outcome}, ${fmt(result.rows)} rows` +
       `${result.deleted ? `, ${result.deleted} deleted` : ""} in ${result.seconds.toFixed(1)} s${result.error ? ` — ${result.error}` : ""}`]
   return Effect.logWithLevel(level, line).pipe(Effect.annotateLogs(fields))
 }

@@ -64,4 +64,15 @@ describe("a worker's log across scheduled syncs", () => {
       expect(warnings[0]!.message).toContain(`store ${storeId}'s URL`)
     }
   })
+
+  it("logs a stream only when it read rows: not due, skipped and empty streams are debug lines", () => {
+    const streams = lines.filter((l) => l.annotations["stream"] !== undefined)
+    expect(streams.length).toBeGreaterThan(0)
+    for (const line of streams) expect(line, JSON.stringify(line)).toMatchObject({ logLevel: "INFO", annotations: { outcome: "done" } })
+    expect(streams.every((l) => Number(l.annotations["rows"]) + Number(l.annotations["deleted"]) > 0)).toBe(true)
+    // The quiet store's orders were read by its first sync only; the busy store's by every sync that found new ones.
+    const orders = (storeId: string) => streams.filter((l) => l.annotations["store"] === storeId && l.annotations["stream"] === "orders").length
+    expect(orders("quiet")).toBe(1)
+    expect(orders("busy")).toBeGreaterThan(1)
+  })
 })
