@@ -66,8 +66,9 @@ const backfill = async (ctx: RateContext, label: string, apiUrl: string, env: Re
   return new Promise<RateRun>((resolve) => {
     const child = spawn(cmd!, args, {
       cwd: ctx.root,
+      // SHOPSYNC_DEBUG: off a terminal the pace line is a debug line unless the store held requests back.
       env: { ...process.env, SHOPSYNC_CONFIG: "/dev/null", DATABASE_URL: db, STORE_API_URL: apiUrl, STORE_CONSUMER_KEY: "ck_demo",
-        STORE_CONSUMER_SECRET: "cs_demo", STORE_ID: "bench", STORE_SETTLE_SECONDS: "0", ...env },
+        STORE_CONSUMER_SECRET: "cs_demo", STORE_ID: "bench", STORE_SETTLE_SECONDS: "0", SHOPSYNC_DEBUG: "1", ...env },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let stdout = ""

@@ -1,4 +1,4 @@
-import { Clock, Context, Duration, Effect, Exit, Layer } from "effect"
+import { Clock, Context, Duration, Effect, Exit, Layer, LogLevel } from "effect"
 import { allowed, type ControlState, type Decision, initialControl, observe, settled } from "./concurrency-control.js"
 import { quotaOf } from "./rate-headers.js"
 
@@ -47,8 +47,11 @@ export class AdaptiveLimit extends Context.Tag("shopsync/AdaptiveLimit")<Adaptiv
   readonly run: <A extends Answered, E, R>(exchange: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /** The pace since the last call, which starts the next period. */
   readonly summary: Effect.Effect<PaceSummary>
-  /** Logs the summary (info). */
-  readonly logSummary: Effect.Effect<void>
+  /**
+   * Logs the summary: at info when the server held requests back (429s, pauses for its quota), which an operator may
+   * want to look into; else at `calm`.
+   */
+  readonly logSummary: (calm: LogLevel.LogLevel) => Effect.Effect<void>
 }>() {}
 
 /** A wait longer than this is left to each request's retry (a reset that far off is more likely a wrong clock). */
@@ -182,8 +185,9 @@ export const makeAdaptiveLimit = (options: AdaptiveLimitOptions) =>
       }
     })
 
-    const logSummary = Effect.flatMap(summary, (s) =>
-      Effect.logInfo(`${options.service} pace: ${s.requests} requests at ${s.requestsPerSecond}/s, ${s.concurrency} in flight ` +
+    const logSummary = (calm: LogLevel.LogLevel) => Effect.flatMap(summary, (s) =>
+      Effect.logWithLevel(s.throttled + s.pauses > 0 ? LogLevel.Info : calm,
+        `${options.service} pace: ${s.requests} requests at ${s.requestsPerSecond}/s, ${s.concurrency} in flight ` +
         `(ceiling ${s.maxConcurrency}${options.maxRps === undefined ? "" : `, ${options.maxRps}/s`}); ${s.throttled} answered 429, ` +
         `${s.backoffs} back-offs, ${s.pauses} pauses for the server's quota`).pipe(
           Effect.annotateLogs({ event: "pace", ...s })

@@ -38,6 +38,7 @@ const measure = (live: ReadonlyMap<string, Live>, loaded: number, started: numbe
 export const ProgressLive = (interactive = process.stderr.isTTY === true) =>
   Layer.scoped(Progress, Effect.gen(function*() {
     const live = new Map<string, Live>()
+    const routine = interactive ? LogLevel.Info : LogLevel.Debug
     let loaded = 0
     let started: number | undefined
     const figures = Effect.map(Clock.currentTimeMillis, (now) => measure(live, loaded, started ?? now, now))
@@ -73,21 +74,22 @@ export const ProgressLive = (interactive = process.stderr.isTTY === true) =>
         Effect.gen(function*() {
           live.delete(result.stream)
           if (interactive) statusLine.clear()
-          yield* logStreamOutcome(result, interactive)
+          yield* logStreamOutcome(result, routine)
           if (interactive && live.size > 0) yield* draw
-        })
+        }),
+      routine
     })
   }))
 
 /**
  * A stream's outcome as one log line (`stream`, `outcome`: done, failed, unavailable, not due, skipped, figures,
  * `error` or `reason`): error when it failed, warning when found unavailable, info when it read or deleted rows. A
- * stream that changed nothing (not due, left to another run, known unavailable, done with no rows) is a debug line:
- * the run's summary line says as much, and sync.runs and the printed table keep each stream's outcome; a worker
- * would otherwise repeat a dozen such lines every sync of every store. Only on a terminal, where a person watches
- * the streams end one by one, is a stream done with no rows still an info line, as before.
+ * stream that changed nothing is routine: not due, left to another run or known unavailable, a debug line; done with
+ * no rows, at the `routine` level (Progress): info on a terminal, where a person watches the streams end one by one,
+ * debug in logs. The run's summary line says as much, and sync.runs and the printed table keep each stream's
+ * outcome: a worker would otherwise repeat two dozen such lines every sync of every store.
  */
-export const logStreamOutcome = (result: StreamResult, interactive: boolean) => {
+export const logStreamOutcome = (result: StreamResult, routine: LogLevel.LogLevel) => {
   const outcome = streamOutcome(result)
   const reason = result.unavailable ?? result.skipped
   const fields = {
@@ -98,7 +100,7 @@ export const logStreamOutcome = (result: StreamResult, interactive: boolean) => 
     seconds: result.seconds,
     ...(result.error ? { error: result.error } : reason ? { reason } : {})
   }
-  const ended = outcome === "failed" ? LogLevel.Error : interactive || result.rows + result.deleted > 0 ? LogLevel.Info : LogLevel.Debug
+  const ended = outcome === "failed" ? LogLevel.Error : result.rows + result.deleted > 0 ? LogLevel.Info : routine
   const [level, line] = outcome === "unavailable" && result.skipped === undefined
     ? [LogLevel.Warning, `${result.stream}: unavailable on this store, skipped: ${result.unavailable}; tried again after ` +
       "SHOPSYNC_UNAVAILABLE_RECHECK_HOURS, or at once when named with --streams"]

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, type Schema } from "effect"
+import { Context, Effect, Layer, type LogLevel, type Schema } from "effect"
 import type { StoreSettings } from "../config/settings.js"
 import type { RetryPolicy } from "../http-client/retry.js"
 import type { StoreError } from "./errors.js"
@@ -30,8 +30,11 @@ export class StoreClient extends Context.Tag("shopsync/StoreClient")<StoreClient
   readonly send: <A>(write: Write, path: string, params: QueryParams, schema: Schema.Schema<A>) => Effect.Effect<A, StoreError>
   /** Requests sent so far (retries included), for summaries and benchmarks. */
   readonly requestCount: Effect.Effect<number>
-  /** Logs (info) the pace since the last call: requests per second, the concurrency settled at, 429s. */
-  readonly logPace: Effect.Effect<void>
+  /**
+   * Logs the pace since the last call (requests per second, the concurrency settled at, 429s): at info when the store
+   * held requests back, else at `calm`.
+   */
+  readonly logPace: (calm: LogLevel.LogLevel) => Effect.Effect<void>
 }>() {}
 
 export const makeStoreClient = (settings: StoreSettings, policy: RetryPolicy) =>

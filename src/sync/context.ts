@@ -1,6 +1,6 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Context, type Effect, type Ref } from "effect"
+import { Context, type Effect, type LogLevel, type Ref } from "effect"
 import type { StoreClient } from "../store-client/client.js"
 import type { StoreError } from "../store-client/errors.js"
 import type { LiveRows } from "../warehouse/live-rows.js"
@@ -22,6 +22,11 @@ export interface ProgressSink {
 /** How progress is shown: a live display on a terminal, one log line per stream otherwise. */
 export class Progress extends Context.Tag("shopsync/Progress")<Progress, ProgressSink & {
   readonly streamDone: (result: StreamResult) => Effect.Effect<void>
+  /**
+   * The level of a run's lines that only say all went as usual (the pace kept, a stream done with no rows): info on a
+   * terminal, where a person watches the run; debug in logs, where the run's summary line says as much.
+   */
+  readonly routine: LogLevel.LogLevel
 }>() {}
 
 /** What a sync or backfill is asked to do. */

@@ -97,12 +97,13 @@ const runLocked = (request: SyncRequest, locks: RunLocks) =>
     // What a run that stopped early left to store, so the views are fast while this one runs.
     yield* sales(storeDailyTotals)
     if (request.fullRefresh) yield* sales(Effect.flatMap(SyncState, (state) => Effect.forEach(request.streams, state.forget, { discard: true })))
+    const progress = yield* Progress
     const ctx: RunContext = {
       storeId: store.storeId,
       runId: run.id,
       mode: request.mode,
       upper,
-      progress: yield* Progress,
+      progress,
       childrenFullPassHours: request.childrenFullPassHours,
       childrenPassPercent: request.childrenPassPercent,
       customersFullScanHours: request.customersFullScanHours,
@@ -125,7 +126,7 @@ const runLocked = (request: SyncRequest, locks: RunLocks) =>
     const summary: RunSummary = {
       runId: run.id, streams: results, requests: yield* store.requestCount, seconds: ((yield* Clock.currentTimeMillis) - started) / 1000, ...(drift.length > 0 ? { drift } : {})
     }
-    yield* store.logPace
+    yield* store.logPace(progress.routine)
     const failures = results.filter((r) => r.error !== undefined).map((r) => ({ stream: r.stream, error: r.error! }))
     if (failures.length > 0) return yield* new SyncFailed({ runId: run.id, failures, summary })
     return summary

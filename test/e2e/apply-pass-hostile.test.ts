@@ -21,7 +21,7 @@ const unreachable = (path: string) => Effect.fail(new StoreUnreachable({ method:
 const StoreDown = Layer.succeed(StoreClient, StoreClient.of({
   storeId: STORE, perPage: 100, settleSeconds: 0, concurrency: 1,
   list: unreachable, get: unreachable, send: (_write, path) => unreachable(path),
-  requestCount: Effect.succeed(0), logPace: Effect.void
+  requestCount: Effect.succeed(0), logPace: () => Effect.void
 }))
 
 const layerOf = (url: string) => Layer.mergeAll(Inbox.Default, StoreDown).pipe(Layer.provideMerge(pgLayer(Redacted.make(url), 4)))

@@ -75,4 +75,8 @@ describe("a worker's log across scheduled syncs", () => {
     expect(orders("quiet")).toBe(1)
     expect(orders("busy")).toBeGreaterThan(1)
   })
+
+  it("logs the store's pace only when the store held requests back, which the simulators never do", () => {
+    expect(lines.filter((l) => l.annotations["event"] === "pace")).toEqual([])
+  })
 })

@@ -128,6 +128,18 @@ describe("adaptive limit", () => {
       expect(fixed.starts.slice(0, 3).map((s) => s.at)).toEqual([0, 0, 0])
       expect(peak(fixed.starts)).toBe(3)
     }))
+
+  it.effect("logs its pace at the level the caller calls calm, and at info for a period the server throttled", () => {
+    const levels: string[] = []
+    const logged = Logger.make(({ logLevel, message }) => void (String(message).startsWith("test pace:") && levels.push(logLevel.label)))
+    return Effect.gen(function*() {
+      const limit = yield* Effect.provide(AdaptiveLimit, AdaptiveLimitLive({ service: "test", maxConcurrency: 4, startConcurrency: 2, maxRps: undefined, adaptive: true }))
+      const period = (answer: Answered) => Effect.zipRight(limit.run(Effect.succeed(answer)), limit.logSummary(LogLevel.Debug))
+      yield* period(ok)
+      yield* period({ status: 429, headers: {} })
+      expect(levels).toEqual(["DEBUG", "INFO"])
+    }).pipe(Effect.provide(Layer.merge(Logger.replace(Logger.defaultLogger, logged), Logger.minimumLogLevel(LogLevel.Debug))))
+  })
 })
 
 describe("rate-limit headers", () => {

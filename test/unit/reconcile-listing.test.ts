@@ -22,7 +22,7 @@ const fakeStore = (ids: number[], perPage: number, onRequest: (n: number, rows: 
     get: () => Effect.die("not used"),
     send: () => Effect.die("not used"),
     requestCount: Effect.sync(() => n),
-    logPace: Effect.void
+    logPace: () => Effect.void
   })
   return { layer: Layer.succeed(StoreClient, client), requests: () => n }
 }
