@@ -65,7 +65,7 @@ export interface WorkerProcess {
   readonly pid: number
   /** The shards it said it holds last ("worker: holds N of 300 shards"), undefined before it said. */
   readonly shards: () => number | undefined
-  /** Scheduled syncs it finished ("store X: sync (…) done"), per store, so far. */
+  /** Syncs it finished, so far: the summary lines of its succeeded sync runs ("run N succeeded", command sync). */
   readonly syncsDone: () => number
   /** Scheduled syncs it dropped because their slot ended while they waited for a permit. */
   readonly syncsSkipped: () => number
@@ -94,7 +94,7 @@ export const startWorker = async (root: string, env: Record<string, string>, con
       const all = [...stderr.matchAll(/holds (\d+) of 300 shards/g)]
       return all.length === 0 ? undefined : Number(all.at(-1)![1])
     },
-    syncsDone: () => count(stderr, /store [\w.-]+: sync \([^)]*\) done/g),
+    syncsDone: () => count(stderr, /"message":"run \d+ succeeded[^\n]*"command":"sync"/g),
     syncsSkipped: () => count(stderr, /store [\w.-]+: skipped [^,]*, its interval ended while it waited/g),
     stderr: () => stderr,
     stop: async () => {

@@ -39,7 +39,7 @@ const asWorkFailed = (storeId: string) => <A, E, R>(work: Effect.Effect<A, E, R>
  * The StoreDirectory of a worker: the registry's stores, their work run by StoreJobs (what `stores sync` runs),
  * recorded in the registry under `runner` (this runner's host:port). A store whose lock another run holds (a
  * `stores sync --here`, a runner the cluster already gave up on) is skipped, recorded as such, not failed: the next
- * slot tries again. Outcomes are logged: a worker prints nothing.
+ * slot tries again. Outcomes are logged (the run's own lines): a worker prints nothing.
  */
 export const RegistryDirectoryLive = (runner: string) =>
   Layer.effect(StoreDirectory, Effect.gen(function*() {
@@ -49,14 +49,16 @@ export const RegistryDirectoryLive = (runner: string) =>
     const run = (storeId: string, command: string, job: StoreJob, trigger: string) =>
       Effect.gen(function*() {
         const report = yield* runRegistered(storeId, job, "push", Option.some(runner))
+        // Debug lines: the run's own line (its summary, or its skip as a warning) has already told the operator, with
+        // the store; these only tie it to the message that asked for it.
         if (report._tag === "Locked") {
-          yield* Effect.logInfo(`store ${storeId}: another run holds its lock; ${trigger} skipped`)
+          yield* Effect.logDebug(`store ${storeId}: another run holds its lock; ${trigger} skipped`)
           return { outcome: "skipped_locked", runner, report: "" } satisfies StoreRunDone
         }
         const failure = verdict(report)
         if (Option.isSome(failure)) return yield* Effect.fail(failure.value)
         const { summary } = report
-        yield* Effect.logInfo(`store ${storeId}: ${command} (${trigger}) done, ${summary.requests} requests in ${summary.seconds.toFixed(1)} s`)
+        yield* Effect.logDebug(`store ${storeId}: ${command} (${trigger}) done, ${summary.requests} requests in ${summary.seconds.toFixed(1)} s`)
         return { outcome: "succeeded", runner, report: summaryText(summary) } satisfies StoreRunDone
       }).pipe(asWorkFailed(storeId), Effect.provide(context))
 

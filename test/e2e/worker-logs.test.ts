@@ -79,4 +79,23 @@ describe("a worker's log across scheduled syncs", () => {
   it("logs the store's pace only when the store held requests back, which the simulators never do", () => {
     expect(lines.filter((l) => l.annotations["event"] === "pace")).toEqual([])
   })
+
+  it("logs an incremental sync as its summary line, and the streams that read rows", () => {
+    const summary = (l: LogLine) => /^run \d+ succeeded: /.test(l.message) && l.annotations["command"] === "sync"
+    for (const storeId of STORES) {
+      const own = lines.filter((l) => l.annotations["store"] === storeId)
+      const first = own.findIndex(summary)
+      const later = own.slice(first + 1)
+      const syncs = later.filter(summary).length
+      expect(first).toBeGreaterThanOrEqual(0)
+      expect(syncs, storeId).toBeGreaterThanOrEqual(SYNCS - 2)
+      // A slot a sync already covered is skipped with a line: a worker behind its schedule shows there. Only the busy
+      // store's streams read rows after its first sync.
+      const read = (l: LogLine) => storeId === "busy" && l.annotations["stream"] !== undefined
+      const expected = (l: LogLine) => summary(l) || read(l) || /^store \S+: skipped /.test(l.message)
+      expect(later.filter((l) => !expected(l)), storeId).toEqual([])
+      const bytes = later.reduce((n, l) => n + JSON.stringify(l).length + 1, 0)
+      console.log(`${storeId}: ${(later.length / syncs).toFixed(1)} lines, about ${Math.round(bytes / syncs)} bytes per incremental sync`)
+    }
+  })
 })
