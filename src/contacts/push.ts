@@ -1,4 +1,5 @@
 import { Effect, Either } from "effect"
+import { routineLevel } from "../sync/outcome.js"
 import { tryAdvisoryLock } from "../warehouse/advisory-lock.js"
 import { type EntryResult, MarketingClient } from "../marketing-client/client.js"
 import { isTransient, type MarketingError } from "../marketing-client/errors.js"
@@ -168,7 +169,8 @@ const pushResult = (storeId: string, enqueued: EnqueueResult, tally: Tally, befo
       skipped: false,
       outbox: yield* (yield* Outbox).counts(storeId)
     }
-    yield* Effect.logInfo("marketing push finished").pipe(Effect.annotateLogs({
+    // The detail behind the push's outcome line (jobs/report.ts), which every host logs: routine.
+    yield* Effect.logWithLevel(routineLevel(process.stderr.isTTY === true), "marketing push finished").pipe(Effect.annotateLogs({
       store: storeId, created: result.created, updated: result.updated, unchanged: result.unchanged, failed: result.failed,
       quarantined: result.quarantined, pending: result.outbox.pending, requests: result.requests, tokenRequests: result.tokenRequests
     }))

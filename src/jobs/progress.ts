@@ -1,6 +1,7 @@
 import { Clock, Effect, Layer, LogLevel, Schedule } from "effect"
 import { Progress, type StreamResult } from "../sync/engine.js"
 import { streamOutcome } from "../sync/errors.js"
+import { routineLevel } from "../sync/outcome.js"
 import { statusLine } from "../telemetry/terminal.js"
 
 interface Live {
@@ -38,7 +39,7 @@ const measure = (live: ReadonlyMap<string, Live>, loaded: number, started: numbe
 export const ProgressLive = (interactive = process.stderr.isTTY === true) =>
   Layer.scoped(Progress, Effect.gen(function*() {
     const live = new Map<string, Live>()
-    const routine = interactive ? LogLevel.Info : LogLevel.Debug
+    const routine = routineLevel(interactive)
     let loaded = 0
     let started: number | undefined
     const figures = Effect.map(Clock.currentTimeMillis, (now) => measure(live, loaded, started ?? now, now))

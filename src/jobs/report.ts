@@ -72,6 +72,8 @@ export const logPushOutcome = ({ result, gaveUp }: Pushed) =>
       return yield* logOutcome("warning", message, { ...fields, outcome: "skipped_locked" })
     }
     const figures = `${fields.sent} sent, ${result.failed} refused, ${result.quarantined} quarantined, ${o.pending} pending`
+    // Nothing sent, refused, quarantined or left: a worker's every sync of a store whose contacts did not change.
+    const idle = fields.sent + result.failed + result.quarantined + o.pending === 0
     if (gaveUp !== undefined) {
       return yield* logOutcome("error", `${gaveUp.message} (${figures})`, { ...fields, outcome: "failed", error: gaveUp.message }, gaveUp)
     }
@@ -79,7 +81,7 @@ export const logPushOutcome = ({ result, gaveUp }: Pushed) =>
       ? logOutcome("error", `marketing push: the service refused ${plural(result.failed, "contact")} (${figures}); \`status\` says why`, {
         ...fields, outcome: "partial_failure"
       })
-      : logOutcome("info", `marketing push succeeded: ${figures}`, { ...fields, outcome: "succeeded" })
+      : logOutcome(idle ? "routine" : "info", `marketing push succeeded: ${figures}`, { ...fields, outcome: "succeeded" })
   })
 
 /** Logs the push's outcome, then fails when it gave up: a push job's end on a host that does not print. */

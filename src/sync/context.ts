@@ -22,10 +22,7 @@ export interface ProgressSink {
 /** How progress is shown: a live display on a terminal, one log line per stream otherwise. */
 export class Progress extends Context.Tag("shopsync/Progress")<Progress, ProgressSink & {
   readonly streamDone: (result: StreamResult) => Effect.Effect<void>
-  /**
-   * The level of a run's lines that only say all went as usual (the pace kept, a stream done with no rows): info on a
-   * terminal, where a person watches the run; debug in logs, where the run's summary line says as much.
-   */
+  /** The level of a run's lines that only say all went as usual (the pace kept, a stream done with no rows): routineLevel. */
   readonly routine: LogLevel.LogLevel
 }>() {}
 

@@ -17,12 +17,24 @@ export class Outcomes extends Effect.Service<Outcomes>()("shopsync/Outcomes", {
   }))
 }) {}
 
-const LEVELS = { error: LogLevel.Error, warning: LogLevel.Warning, info: LogLevel.Info } as const
+/**
+ * The level of a line that only says all went as usual (a push with nothing to send, a stream done with no rows, a
+ * detail its outcome line already sums up): info on a terminal, where a person watches the command; debug in logs,
+ * where a worker would repeat it every sync of every store and the run's summary line says as much.
+ */
+export const routineLevel = (interactive: boolean) => (interactive ? LogLevel.Info : LogLevel.Debug)
+
+const LEVELS = {
+  error: LogLevel.Error,
+  warning: LogLevel.Warning,
+  info: LogLevel.Info,
+  routine: routineLevel(process.stderr.isTTY === true)
+} as const
 
 /**
  * One outcome as one log line, its facts as annotations (a JSON line's `annotations` when stderr is not a
- * terminal), at the level a monitor alerts on. `covers`: the failure (or INTERRUPT) it reports. On a terminal a
- * failure is left to the paragraph that ends every failed command, as before.
+ * terminal), at the level a monitor alerts on (`routine`: see routineLevel). `covers`: the failure (or INTERRUPT) it
+ * reports. On a terminal a failure is left to the paragraph that ends every failed command, as before.
  */
 export const logOutcome = (
   level: keyof typeof LEVELS,
