@@ -176,15 +176,18 @@ export const refreshScopes = (
   Effect.gen(function*() {
     const [sql, store, warehouse] = yield* Effect.all([SqlClient.SqlClient, StoreClient, Scopes])
     const { refreshed, add } = tally()
-    const batch = spec.paged ? 1 : SCOPES_PER_MERGE
-    for (let i = 0; i < scopes.length; i += batch) {
-      const these = scopes.slice(i, i + batch)
-      if (spec.paged) yield* refreshPaged(spec, these[0]!, checkpoint, add)
-      else {
-        const docs = (yield* Effect.forEach(these, (scope) => fetchScope(spec, scope), { concurrency: store.concurrency })).flat()
-        add(yield* sql.withTransaction(Effect.zipLeft(warehouse.merge(spec.table, these, docs), checkpoint(these))))
+    if (spec.paged) {
+      for (const scope of scopes) {
+        yield* refreshPaged(spec, scope, checkpoint, add)
+        yield* onBatch(1)
       }
-      yield* onBatch(these.length)
+      return refreshed satisfies Refreshed
+    }
+    for (let i = 0; i < scopes.length; i += SCOPES_PER_MERGE) {
+      const batch = scopes.slice(i, i + SCOPES_PER_MERGE)
+      const docs = (yield* Effect.forEach(batch, (scope) => fetchScope(spec, scope), { concurrency: store.concurrency })).flat()
+      add(yield* sql.withTransaction(Effect.zipLeft(warehouse.merge(spec.table, batch, docs), checkpoint(batch))))
+      yield* onBatch(batch.length)
     }
     return refreshed satisfies Refreshed
   })
