@@ -1,5 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
+import type { Fragment } from "@effect/sql/Statement"
 import { Effect, FiberRef, Option, Schema } from "effect"
 import { CurrentStore } from "../warehouse/current-store.js"
 import { currentGuard, fencedStatement, retryInRun } from "../warehouse/lease.js"
@@ -104,8 +105,9 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
       Effect.flatMap(FiberRef.get(currentGuard), (guard) =>
         Option.isNone(guard) ? readRow(stream) : Effect.flatMap(snapshot(guard.value.token), (taken) =>
           taken.written.has(stream) ? readRow(stream) : Effect.succeed(taken.states.get(stream) ?? toState([]))))
-    /** The run wrote `stream`: its later reads go to the table. */
-    const wrote = (stream: string) => Effect.sync(() => found?.written.add(stream))
+    /** A write of `stream`'s row: the run's later reads of it go to the table. */
+    const writeOf = (stream: string) => <A, E, R>(statement: (proved: Fragment) => Effect.Effect<A, E, R>) =>
+      Effect.zipRight(Effect.sync(() => found?.written.add(stream)), write(statement))
     /** The run wrote streams by a pattern: every later read goes to the table, through a new snapshot. */
     const wroteMany = Effect.sync(() => (found = undefined))
     const lock = (stream: string): Effect.Effect<StreamState, SqlError> =>
@@ -113,19 +115,19 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
         Effect.flatMap(decodeState), Effect.orDie, Effect.map(toState))
     const checkpoint = (stream: string, cursor: Cursor | null, rows: number, details?: unknown): Effect.Effect<void, SqlError> => {
       const json = details === undefined ? null : JSON.stringify(details)
-      return Effect.zipRight(wrote(stream), write((proved) => sql`
+      return writeOf(stream)((proved) => sql`
         INSERT INTO sync.state AS s (store_id, stream, cursor_at, cursor_id, rows_total, details, updated_at)
         SELECT ${storeId}, ${stream}, to_timestamp(${cursor?.at ?? null}::bigint), ${cursor?.id ?? null}::bigint, ${rows}::bigint,
                coalesce(${json}::jsonb, '{}'), now()
         WHERE ${proved}
         ON CONFLICT (store_id, stream) DO UPDATE SET
           cursor_at = EXCLUDED.cursor_at, cursor_id = EXCLUDED.cursor_id, rows_total = s.rows_total + EXCLUDED.rows_total,
-          details = coalesce(${json}::jsonb, s.details), updated_at = now()`.pipe(Effect.asVoid)))
+          details = coalesce(${json}::jsonb, s.details), updated_at = now()`.pipe(Effect.asVoid))
     }
     /** Sets some keys of a stream's details, leaving its cursor and the other keys as they are. */
     const mergeDetails = (stream: string, keys: Record<string, unknown>) =>
-      Effect.zipRight(wrote(stream), write((proved) => sql`INSERT INTO sync.state AS s (store_id, stream, details) SELECT ${storeId}, ${stream}, ${JSON.stringify(keys)}::jsonb
-          WHERE ${proved} ON CONFLICT (store_id, stream) DO UPDATE SET details = s.details || EXCLUDED.details, updated_at = now()`.pipe(Effect.asVoid)))
+      writeOf(stream)((proved) => sql`INSERT INTO sync.state AS s (store_id, stream, details) SELECT ${storeId}, ${stream}, ${JSON.stringify(keys)}::jsonb
+          WHERE ${proved} ON CONFLICT (store_id, stream) DO UPDATE SET details = s.details || EXCLUDED.details, updated_at = now()`.pipe(Effect.asVoid))
     return {
       read,
       /** The state, locked until the transaction ends: concurrent slices checkpoint one at a time, each on the others' progress. */
@@ -145,11 +147,11 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
        */
       finished: (stream: string, rows: number, error: string | null, seen: { readonly served?: number; readonly unavailable?: Unavailable } = {}): Effect.Effect<void, SqlError> => {
         const patch = seen.unavailable ? { unavailable: seen.unavailable } : seen.served !== undefined ? { refreshedAt: seen.served } : {}
-        return Effect.zipRight(wrote(stream), write((proved) => sql`UPDATE sync.state SET last_rows = ${rows}, last_error = ${error},
+        return writeOf(stream)((proved) => sql`UPDATE sync.state SET last_rows = ${rows}, last_error = ${error},
               last_success_at = CASE WHEN ${error}::text IS NULL THEN now() ELSE last_success_at END,
               details = (CASE WHEN ${seen.served !== undefined} THEN details - 'unavailable' ELSE details END) || ${JSON.stringify(patch)}::jsonb,
               updated_at = now()
-            WHERE store_id = ${storeId} AND stream = ${stream} AND ${proved}`.pipe(Effect.asVoid)))
+            WHERE store_id = ${storeId} AND stream = ${stream} AND ${proved}`.pipe(Effect.asVoid))
       },
       /** Whether a full pass of `stream` is due at `upper`: never done, or `hours` ago (0: every run). */
       fullPassDue: (stream: string, hours: number, upper: number): Effect.Effect<boolean, SqlError> => Effect.map(read(stream), (state) => passDue(state, hours, upper)),

@@ -1,7 +1,7 @@
 -- sync.upsert_scope_docs(table, store): writes the documents staged in scope_batch (src/warehouse/scopes.ts) into a
--- resource table of migration 004, as sync.merge_scopes does, but marks nothing deleted: a long paged list is merged
--- page by page, and what it no longer lists is retired once it has been read whole (sync.retire_unlisted). Returns
--- one row per written row (created or changed).
+-- resource table of migration 004, marking nothing deleted (sync.merge_scopes adds that for whole scopes): a long
+-- paged list is merged page by page, and what it no longer lists is retired once it has been read whole
+-- (sync.retire_unlisted). Returns one row per written row (created or changed).
 CREATE OR REPLACE FUNCTION sync.upsert_scope_docs(target regclass, p_store text)
 RETURNS TABLE (scope text, key text, change text) LANGUAGE plpgsql AS $$
 BEGIN
