@@ -32,7 +32,7 @@ const rateLimitHeaders = Options.choice("rate-limit-headers", ["ratelimit", "x-r
   Options.withDefault("ratelimit")
 )
 const latencyKnee = Options.text("latency-knee").pipe(Options.withPseudoName("BASE,KNEE,PER_EXTRA"),
-  Options.withDescription('a latency that grows with load, e.g. "100ms,4,50ms": 100 ms a request, 50 ms more per request in flight beyond 4'),
+  Options.withDescription('a latency that grows with load, e.g. "100ms,4,50ms": 100 ms a page of 100 rows (down to a fifth for one row), 50 ms more per request in flight beyond 4'),
   Options.optional
 )
 const until = untilOption(366)

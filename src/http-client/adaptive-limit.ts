@@ -42,9 +42,10 @@ export interface PaceSummary {
 export class AdaptiveLimit extends Context.Tag("shopsync/AdaptiveLimit")<AdaptiveLimit, {
   /**
    * Runs one exchange when the pace allows (a slot in flight, the server's pause over, the rate ceiling kept) and
-   * learns from its answer: status, rate-limit headers, latency. Failures without an answer teach nothing.
+   * learns from its answer: status, rate-limit headers, latency. Failures without an answer teach nothing. `kind`
+   * names what the request asks for (a listing of one row, a page of 100): latencies are compared within a kind.
    */
-  readonly run: <A extends Answered, E, R>(exchange: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  readonly run: <A extends Answered, E, R>(exchange: Effect.Effect<A, E, R>, kind?: string) => Effect.Effect<A, E, R>
   /** The pace since the last call, which starts the next period. */
   readonly summary: Effect.Effect<PaceSummary>
   /**
@@ -78,6 +79,7 @@ interface Ticket {
 interface Sent extends Ticket {
   /** Requests in flight as this one was sent, itself included. */
   readonly inFlight: number
+  readonly kind: string
 }
 
 const freshPeriod = (): Pace["period"] => ({ requests: 0, throttled: 0, backoffs: 0, pauses: 0, first: undefined, last: 0 })
@@ -146,7 +148,7 @@ export const makeAdaptiveLimit = (options: AdaptiveLimitOptions) =>
         if (answer.status === 429) pace.period.throttled++
         if (!options.adaptive) return paused
         const latencyMs = overloaded || answer.status >= 500 ? undefined : now - t.startedAt
-        const decision = observe(control, t.epoch, { overloaded, latencyMs, inFlight: t.inFlight })
+        const decision = observe(control, t.epoch, { overloaded, latencyMs, inFlight: t.inFlight, kind: t.kind })
         if (decision === undefined) return paused
         const resize = Effect.zipRight(paused, slots.resize(allowed(control)))
         if (decision.kind === "increase" || decision.kind === "hold") return resize
@@ -161,10 +163,10 @@ export const makeAdaptiveLimit = (options: AdaptiveLimitOptions) =>
         return yield* exit
       })
 
-    const run = <A extends Answered, E, R>(exchange: Effect.Effect<A, E, R>) =>
+    const run = <A extends Answered, E, R>(exchange: Effect.Effect<A, E, R>, kind = "") =>
       slots.withPermits(1)(Effect.flatMap(ticket, (t) =>
         Effect.acquireUseRelease(
-          Effect.sync((): Sent => ({ ...t, inFlight: ++pace.inFlight })),
+          Effect.sync((): Sent => ({ ...t, inFlight: ++pace.inFlight, kind })),
           (sent) => send(sent, exchange),
           () => Effect.sync(() => void pace.inFlight--)
         )))

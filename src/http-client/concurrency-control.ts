@@ -8,6 +8,10 @@
  * beyond, so the limit dwells where the trouble began instead of bouncing into it. A healthy window whose requests
  * never filled the limit says nothing of a higher one, so it raises nothing (RFC 7661's rule for an idle TCP window):
  * a quiet start would otherwise lift the limit to the ceiling untried, and the first busy moment would send that many.
+ *
+ * Latency is compared within a kind of request (the caller names it: a listing of one row and a page of 100 are two
+ * kinds): a real WooCommerce answers `per_page=1` in 60 ms and a page of 100 orders in 250–300 ms at the same load, so
+ * one best for both would read every page as a queue and hold the limit at one request in flight.
  */
 
 /** Tunings, with why. */
@@ -36,12 +40,13 @@ export interface ControlState {
   answers: number
   /** Slow windows in a row. */
   slowWindows: number
-  /** Latencies of the window's answers sent in it that said nothing of load. */
-  latenciesMs: number[]
+  /** Latencies of the window's answers sent in it that said nothing of load, with their kind of request. */
+  latencies: Array<Latency>
   /** The most requests in flight as one of the window's own was sent. */
   peakInFlight: number
   overloaded: boolean
-  baselineMs: number | undefined
+  /** The best window median of each kind of request. */
+  baselines: Map<string, number>
   recentLimits: number[]
 }
 
@@ -54,10 +59,10 @@ export const initialControl = (start: number, ceiling: number): ControlState => 
   lastDecision: undefined,
   answers: 0,
   slowWindows: 0,
-  latenciesMs: [],
+  latencies: [],
   peakInFlight: 0,
   overloaded: false,
-  baselineMs: undefined,
+  baselines: new Map(),
   recentLimits: []
 })
 
@@ -70,11 +75,18 @@ export type Decision =
   | { readonly kind: "overload"; readonly before: number }
   | { readonly kind: "latency"; readonly before: number; readonly latencyMs: number; readonly baselineMs: number }
 
+interface Latency {
+  readonly kind: string
+  readonly ms: number
+}
+
 export interface Observation {
   /** 429 or 503: the server says it has too much. */
   readonly overloaded: boolean
   /** The exchange's time, for answers that say nothing of load (undefined: no answer, or an overload). */
   readonly latencyMs: number | undefined
+  /** What kind of request it was: only latencies of one kind are compared. */
+  readonly kind: string
   /** Requests in flight as this one was sent, itself included. */
   readonly inFlight: number
 }
@@ -90,11 +102,30 @@ const increase = (s: ControlState) => {
   s.limit = Math.min(s.ceiling, s.limit + step)
 }
 
-/** The middle latency: one answer held up by the client's own work (a page parsed, a GC) does not move it. */
+/** The middle value: one answer held up by the client's own work (a page parsed, a GC) does not move it. */
 const median = (values: ReadonlyArray<number>) => {
   const sorted = [...values].sort((a, b) => a - b)
   const mid = sorted.length >> 1
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+/**
+ * The window's latency against the best: each kind's best moves to its window median when that is lower (drifting up
+ * otherwise), each answer is measured against its own kind's best, and the window says the median of those.
+ */
+const windowLatency = (s: ControlState) => {
+  const byKind = new Map<string, number[]>()
+  for (const l of s.latencies) byKind.set(l.kind, [...(byKind.get(l.kind) ?? []), l.ms])
+  const measured: Array<{ readonly ratio: number; readonly baselineMs: number }> = []
+  for (const [kind, ms] of byKind) {
+    const windowMedian = median(ms)
+    const baselineMs = Math.min(windowMedian, (s.baselines.get(kind) ?? windowMedian) * CONTROL.baselineDrift)
+    s.baselines.set(kind, baselineMs)
+    for (const m of ms) measured.push({ ratio: (m - CONTROL.slackMs) / baselineMs, baselineMs })
+  }
+  const ratio = median(measured.map((m) => m.ratio))
+  const baselineMs = median(measured.map((m) => m.baselineMs))
+  return { ratio, baselineMs, latencyMs: ratio * baselineMs + CONTROL.slackMs }
 }
 
 const decide = (s: ControlState): Decision => {
@@ -103,10 +134,8 @@ const decide = (s: ControlState): Decision => {
     decrease(s, CONTROL.overloadFactor)
     return { kind: "overload", before }
   }
-  const latencyMs = median(s.latenciesMs)
-  const baselineMs = Math.min(latencyMs, (s.baselineMs ?? latencyMs) * CONTROL.baselineDrift)
-  s.baselineMs = baselineMs
-  if (latencyMs > baselineMs * CONTROL.tolerance + CONTROL.slackMs) {
+  const { ratio, latencyMs, baselineMs } = windowLatency(s)
+  if (ratio > CONTROL.tolerance) {
     // In slow start the window before this doubling was fine: go back to it at once. Later, one slow window may be
     // the client's own hiccup (a busy event loop reads answers late): a second in a row is the server.
     if (!s.slowStart && ++s.slowWindows < 2) return { kind: "hold" }
@@ -135,16 +164,14 @@ export const observe = (s: ControlState, epoch: number, o: Observation): Decisio
     s.answers++
     s.peakInFlight = Math.max(s.peakInFlight, o.inFlight)
     if (o.overloaded) s.overloaded = true
-    else if (o.latencyMs !== undefined) {
-      s.latenciesMs.push(o.latencyMs)
-    }
+    else if (o.latencyMs !== undefined) s.latencies.push({ kind: o.kind, ms: o.latencyMs })
   } else return undefined
-  if (!s.overloaded && (s.answers < allowed(s) || s.latenciesMs.length === 0)) return undefined
+  if (!s.overloaded && (s.answers < allowed(s) || s.latencies.length === 0)) return undefined
   const decision = decide(s)
   s.lastDecision = decision.kind
   s.epoch++
   s.answers = 0
-  s.latenciesMs = []
+  s.latencies = []
   s.peakInFlight = 0
   s.overloaded = false
   s.recentLimits = [...s.recentLimits.slice(1 - CONTROL.settledOver), allowed(s)]

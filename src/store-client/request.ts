@@ -28,6 +28,13 @@ const writeRequest = (write: Write | undefined, url: string) => {
 const START_CONCURRENCY = 2
 
 /**
+ * What the adaptive limit compares a request's latency with: requests of the same route (ids left out), page size
+ * and fields. A page of 100 orders takes a real shop four times a `per_page=1` listing's time, whatever the load.
+ */
+const requestKind = (method: string, path: string, params: QueryParams) =>
+  `${method} ${path.replace(/\/\d+(?=\/|$)/g, "/:id")} per_page=${params["per_page"] ?? ""} _fields=${params["_fields"] ?? ""}`
+
+/**
  * GETs (and the few writes) below the API root with the consumer key, paced by the adaptive limit (at most
  * `concurrency` in flight, `maxRps` a second), each retried on the shared schedule. Returns the JSON answer, or the
  * store error that explains why there is none.
@@ -50,16 +57,16 @@ export const makeGetJson = (settings: StoreSettings, policy: RetryPolicy) =>
       adaptive: settings.concurrencyMode !== "fixed"
     })
 
-    const exchange = (write: Write | undefined, url: string) =>
+    const exchange = (write: Write | undefined, url: string, kind: string) =>
       limit.run(Effect.flatMap(auth.authorize(writeRequest(write, url)), (request) =>
-        Ref.update(requests, (n) => n + 1).pipe(Effect.zipRight(send(http, request, policy.timeoutMs)))))
+        Ref.update(requests, (n) => n + 1).pipe(Effect.zipRight(send(http, request, policy.timeoutMs)))), kind)
 
     const judged = (answer: Answer, shown: string) =>
       Effect.flatMap(Effect.all([auth.basicRead, Ref.get(jsonSeen)]), ([basicRead, seen]) =>
         judge(answer, { apiUrl: settings.apiUrl, shown, plainHttp: auth.plainHttp, basicRead, jsonSeen: seen, source: settings.source }))
 
-    const attempt = (write: Write | undefined, url: string, shown: string): Effect.Effect<Answer, AttemptFailure> =>
-      exchange(write, url).pipe(
+    const attempt = (write: Write | undefined, url: string, shown: string, kind: string): Effect.Effect<Answer, AttemptFailure> =>
+      exchange(write, url, kind).pipe(
         Effect.flatMap((answer) => judged(answer, shown)),
         Effect.tap((answer) => Effect.zipRight(Ref.set(jsonSeen, true), auth.noteSuccess(answer)))
       )
@@ -69,7 +76,7 @@ export const makeGetJson = (settings: StoreSettings, policy: RetryPolicy) =>
       const shown = safeUrl(url)
       const method = write?.method ?? "GET"
       const schedule = retrySchedule<AttemptFailure>(policy, { service: "store", label: `${method} ${shown}`, transient: isTransient })
-      return requestSpans("store", method, shown)(attempt(write, url, shown), (tried) =>
+      return requestSpans("store", method, shown)(attempt(write, url, shown, requestKind(method, path, params)), (tried) =>
         Effect.retryOrElse(tried, schedule, (e, attempts) => Effect.fail(giveUp(e, attempts, shown, method, settings.source, safeUrl(settings.apiUrl)))))
     }
 

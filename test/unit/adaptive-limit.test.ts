@@ -3,8 +3,8 @@ import { Clock, Effect, Fiber, Layer, Logger, LogLevel, TestClock } from "effect
 import { AdaptiveLimit, AdaptiveLimitLive, type AdaptiveLimitOptions, type Answered } from "../../src/http-client/adaptive-limit.js"
 import { quotaOf } from "../../src/http-client/rate-headers.js"
 
-/** What the fake server answers to its n-th request (1-based), given the requests in flight as it arrived. */
-type Serve = (n: number, inFlight: number) => { readonly latencyMs: number; readonly answer: Answered }
+/** What the fake server answers to its n-th request (1-based), given the requests in flight as it arrived and its kind. */
+type Serve = (n: number, inFlight: number, kind: string) => { readonly latencyMs: number; readonly answer: Answered }
 
 const ok: Answered = { status: 200, headers: {} }
 
@@ -13,10 +13,11 @@ interface Start {
   readonly inFlight: number
 }
 
-/** Requests sent `concurrency` at a time; phases run one after another. */
+/** Requests sent `concurrency` at a time, of one kind (default ""); phases run one after another. */
 interface Demand {
   readonly count: number
   readonly concurrency: number
+  readonly kind?: string
 }
 
 /**
@@ -30,18 +31,18 @@ const drive = (options: Partial<AdaptiveLimitOptions>, serve: Serve, demand: num
     const limit = yield* Effect.provide(AdaptiveLimit, AdaptiveLimitLive({ service: "test", maxConcurrency: 16, startConcurrency: 2, maxRps: undefined, adaptive: true, ...options }))
     const starts: Start[] = []
     let inFlight = 0
-    const exchange = Effect.gen(function*() {
+    const exchange = (kind: string) => Effect.gen(function*() {
       inFlight++
       const at = (yield* Clock.currentTimeMillis) - origin
       starts.push({ at, inFlight })
-      const { latencyMs, answer } = serve(starts.length, inFlight)
+      const { latencyMs, answer } = serve(starts.length, inFlight, kind)
       yield* Effect.sleep(latencyMs)
       inFlight--
       return answer
     })
     const phases = typeof demand === "number" ? [{ count: demand, concurrency: 32 }] : demand
-    const fiber = yield* Effect.fork(Effect.forEach(phases, ({ concurrency, count }) =>
-      Effect.forEach(Array.from({ length: count }), () => limit.run(exchange), { concurrency, discard: true }), { discard: true }))
+    const fiber = yield* Effect.fork(Effect.forEach(phases, ({ concurrency, count, kind = "" }) =>
+      Effect.forEach(Array.from({ length: count }), () => limit.run(exchange(kind), kind), { concurrency, discard: true }), { discard: true }))
     for (let t = 0; t < forMs; t += stepMs) yield* TestClock.adjust(stepMs)
     yield* Fiber.interrupt(fiber)
     return { starts, summary: yield* limit.summary }
@@ -89,6 +90,18 @@ describe("adaptive limit", () => {
       expect(summary.concurrency).toBeGreaterThanOrEqual(3.5)
       expect(summary.concurrency).toBeLessThanOrEqual(5)
       expect(summary.backoffs).toBeGreaterThan(0)
+    }))
+
+  it.effect("compares a request's latency only with requests of its kind: pages slower than one-row listings are no queue", () =>
+    Effect.gen(function*() {
+      // A real WooCommerce: a listing of one row in 60 ms, a page of 100 in 300 ms, whatever the load.
+      const shop = (_: number, __: number, kind: string) => ({ latencyMs: kind === "one row" ? 60 : 300, answer: ok })
+      const demand = [{ count: 4, concurrency: 2, kind: "one row" }, { count: 400, concurrency: 32, kind: "page" }, { count: 4, concurrency: 4, kind: "one row" }]
+      const logs: string[] = []
+      const { starts, summary } = yield* drive({}, shop, demand, 6_000, 25).pipe(Effect.provide(capture(logs)))
+      expect(logs).toEqual([])
+      expect(peak(starts, 2_000)).toBe(16)
+      expect(summary.backoffs).toBe(0)
     }))
 
   it.effect("raises the limit only when requests filled it: a quiet start does not let a busy phase start at the ceiling", () =>

@@ -18,7 +18,10 @@ export interface RateLimitOptions {
 }
 
 export interface LatencyKneeOptions {
-  /** Every request's latency. */
+  /**
+   * A page of 100 rows' latency; a request asking for fewer rows takes less, as on a real WooCommerce (a fifth of it
+   * for one row: 60 ms against 300 ms measured on WooCommerce 10.0.2), so a client cannot take one for the other.
+   */
   baseMs: number
   /** Requests in flight the server handles without slowing down. */
   knee: number
@@ -92,6 +95,9 @@ const rateHeaders = (kind: RateLimitHeaders, limit: number, remaining: number, r
   }
 }
 
+/** A request's share of a page of 100's latency: a fifth for its fixed cost, the rest by the rows asked for. */
+const sizeFactor = (rows: number) => 0.2 + 0.8 * Math.min(100, Math.max(1, rows)) / 100
+
 export class Throttle {
   private readonly bucket: TokenBucket | undefined
   private inFlight = 0
@@ -107,7 +113,8 @@ export class Throttle {
     this.bucket = limit === undefined ? undefined : new TokenBucket(limit.rps, limit.burst ?? limit.rps)
   }
 
-  admit(): Admission {
+  /** `rows`: how many rows the request asks for (per_page, or 1 for one document), which its latency grows with. */
+  admit(rows: number): Admission {
     const kind = this.options.rateLimit?.headers ?? "ratelimit"
     let headers: Record<string, string> = {}
     if (this.bucket !== undefined) {
@@ -121,7 +128,7 @@ export class Throttle {
     this.inFlight++
     this.inFlightAtArrival.push(this.inFlight)
     const knee = this.options.latency
-    const delayMs = knee === undefined ? 0 : knee.baseMs + knee.perExtraMs * Math.max(0, this.inFlight - knee.knee)
+    const delayMs = knee === undefined ? 0 : knee.baseMs * sizeFactor(rows) + knee.perExtraMs * Math.max(0, this.inFlight - knee.knee)
     let released = false
     const release = () => {
       if (released) return

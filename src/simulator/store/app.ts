@@ -128,7 +128,7 @@ export const createRequestHandler = (app: AppOptions) => {
     const path = lower === API_ROOT || lower.startsWith(`${API_ROOT}/`) ? url.pathname.slice(API_ROOT.length) || "/" : undefined
     const entry: LoggedRequest = { method: req.method ?? "GET", url: url.pathname + url.search, status: 0 }
     app.log.push(entry)
-    const admission = path === undefined ? undefined : app.throttle?.admit()
+    const admission = path === undefined ? undefined : app.throttle?.admit(rowsAsked(path, url))
     res.once("close", () => admission?.release())
     const decision = admission?.reply === undefined ? app.faults.decide(path, retryKey(entry.method, url)) : { delayMs: 0, action: undefined }
     const run = async () => {
@@ -148,6 +148,10 @@ export const createRequestHandler = (app: AppOptions) => {
     })
   }
 }
+
+/** Rows a request asks for: a listing's per_page (WooCommerce's default 10), one for a route ending in an id. */
+const rowsAsked = (path: string, url: URL) =>
+  /\/\d+$/.test(path) ? 1 : Number(url.searchParams.get("per_page") ?? 10) || 10
 
 /**
  * What identifies a request across its retries (for a fault rule's `maxInARow`): method, path and query without the

@@ -80,8 +80,8 @@ export const parseFaultSpec = (spec: string): FaultRule[] =>
     })
 
 /**
- * Parses a latency that grows with load, "BASE,KNEE,PER_EXTRA", e.g. "100ms,4,50ms": every request takes 100 ms,
- * and 50 ms more per request in flight beyond 4.
+ * Parses a latency that grows with load, "BASE,KNEE,PER_EXTRA", e.g. "100ms,4,50ms": a page of 100 rows takes 100 ms
+ * (a request for fewer rows less, down to a fifth of it), and 50 ms more per request in flight beyond 4.
  */
 export const parseLatencyKnee = (spec: string): LatencyKneeOptions => {
   const parts = spec.split(",").map((s) => s.trim())

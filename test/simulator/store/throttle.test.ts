@@ -31,7 +31,7 @@ describe("store simulator: rate limit and load", () => {
     sim = undefined
   })
 
-  const burstOf = (n: number) => Promise.all(Array.from({ length: n }, () => call(sim!, "/orders?per_page=1")))
+  const burstOf = (n: number, path = "/orders?per_page=1") => Promise.all(Array.from({ length: n }, () => call(sim!, path)))
 
   it("RateLimit-* on every answer; past the burst a JSON 429 with Retry-After, logged as such", async () => {
     sim = await startStoreSimulator({ clock, data: { seed: 3, orders: 20 }, throttle: { rateLimit: { rps: 1, burst: 3 } } })
@@ -66,22 +66,29 @@ describe("store simulator: rate limit and load", () => {
     expect([...refused.headers.keys()].filter((k) => k.includes("ratelimit"))).toEqual([])
   })
 
-  it("latency grows with the requests in flight beyond the knee", async () => {
+  it("latency grows with the requests in flight beyond the knee, and with the rows asked for", async () => {
     // A base of 400 ms keeps the first of a burst in flight while the other three arrive, even on a loaded machine
     // (at 40 ms a late arrival found one fewer in flight).
     sim = await startStoreSimulator({ clock, data: { seed: 3, orders: 20 }, throttle: { latency: { baseMs: 400, knee: 2, perExtraMs: 150 } } })
+    const page = "/orders?per_page=100"
     const started = performance.now()
-    const alone = await burstOf(1)
+    const alone = await burstOf(1, page)
     const aloneMs = performance.now() - started
     expect(alone[0]!.status).toBe(200)
     expect(aloneMs).toBeGreaterThanOrEqual(399)
     // That it was charged the base alone is in inFlightAtArrival below (1 in flight): an upper bound on wall time
     // would measure the machine's load, not the simulator.
     const t0 = performance.now()
-    await burstOf(4)
+    await burstOf(4, page)
     // The fourth arrival found three others: 400 + 2 × 150 ms.
     expect(performance.now() - t0).toBeGreaterThanOrEqual(699)
     expect(sim.inFlightAtArrival).toEqual([1, 1, 2, 3, 4])
+    // One row costs a fifth of a page of 100 plus its share (as on a real WooCommerce): 400 × (0.2 + 0.008) ms.
+    const t1 = performance.now()
+    await burstOf(1)
+    const oneRowMs = performance.now() - t1
+    expect(oneRowMs).toBeGreaterThanOrEqual(82)
+    expect(oneRowMs).toBeLessThan(399)
   })
 
   it("parses BASE,KNEE,PER_EXTRA", () => {
