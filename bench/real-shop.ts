@@ -9,8 +9,7 @@ import * as path from "node:path"
 import { SHOP_SHAPE, seedShop, storeEnv } from "../test/real-woo/shop.js"
 import type { Rows } from "../test/support/net-sales.js"
 import { realWooMissing, type RealStore, startRealStore } from "../test/support/real-woo.js"
-import type { Cli } from "./real-shop-exact.js"
-import { type LoadFigures, reportShopLoad, shopLoad } from "./real-shop-load.js"
+import { type Backfill, type LoadFigures, reportShopLoad, shopLoad } from "./real-shop-load.js"
 
 interface Served {
   readonly route: string
@@ -92,7 +91,11 @@ const tally = (lines: ReadonlyArray<Served>, seconds: number): RealShopRun => {
  * Runs the phase with `sync(env)`, which runs `shopsync sync --no-push` against the shop and a fresh warehouse and
  * answers its wall seconds. Undefined when the machine cannot run the shop.
  */
-export const realShopBench = async (sync: (env: Record<string, string>) => Promise<number>, rows: Rows, cli: Cli): Promise<RealShopFigures | undefined> => {
+export const realShopBench = async (
+  sync: (env: Record<string, string>) => Promise<number>,
+  rows: Rows,
+  backfill: (env: Record<string, string>) => Backfill
+): Promise<RealShopFigures | undefined> => {
   if (realWooMissing()) return undefined
   const store = await startRealStore({ hpos: true })
   try {
@@ -113,7 +116,7 @@ export const realShopBench = async (sync: (env: Record<string, string>) => Promi
       childrenPerOrder: Math.round((first.children / seeded.orders) * 1000) / 1000,
       notesPassPerOrder: Math.round(((first.routes["/wc/v3/orders/<id>/notes"] ?? 0) / seeded.orders) * 1000) / 1000,
       pagingFloor: await pagingFloor(rows, env.STORE_ID),
-      load: await shopLoad(store, seeded.orders, (streams) => cli(["backfill", "--since", "2000-01-01", "--streams", streams], env))
+      load: await shopLoad(store, seeded.orders, backfill(env))
     }
   } finally {
     await store.stop()

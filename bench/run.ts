@@ -226,7 +226,10 @@ const main = async () => {
         // measure rejects with the command's stderr when it fails.
         const m = await measure(shopsync(["sync", "--no-push"]), { postgres }, { DATABASE_URL: url, ...storeEnv })
         return m.seconds
-      }, rowsOf(c), cliOn(url)))
+      }, rowsOf(c), (storeEnv) => async (streams, env = {}) => {
+        const m = await measure(shopsync(["backfill", "--since", "2000-01-01", "--streams", streams]), { postgres }, { DATABASE_URL: url, ...storeEnv, ...env })
+        return { stdout: m.stdout, cpu: { cli: m.cpu.program, postgres: m.cpu.postgres } }
+      }))
   }
   /** Issue 19's figures on the real shop: first syncs, days exact after changes, a no-change sync, a reconciliation. */
   const runRealShopExact = async () => {
