@@ -33,6 +33,7 @@ const Ids = Schema.Array(Schema.Struct({ id: Schema.NumberFromString }))
 const Keys = Schema.Array(Schema.Struct({ key: Schema.String }))
 const Start = Schema.Array(Schema.Struct({ at: Schema.NullOr(Schema.NumberFromString) }))
 const Count = Schema.Array(Schema.Struct({ n: Schema.Number }))
+const Ahead = Schema.Array(Schema.Struct({ count: Schema.Number, nth: Schema.NullOr(Schema.String) }))
 
 /**
  * The rows one store still has in `store.*` (deleted_at IS NULL), and marking the ones the store no longer has.
@@ -67,9 +68,25 @@ export class LiveRows extends Effect.Service<LiveRows>()("shopsync/LiveRows", {
       /** The highest customer id the warehouse has seen (deleted ones included); null when none. */
       lastCustomerId: sql`SELECT max(id)::bigint AS at FROM store.customers WHERE store_id = ${storeId}`.pipe(
         Effect.flatMap(Schema.decodeUnknown(Start)), Effect.orDie, Effect.map((rows) => rows[0]?.at ?? null)),
-      /** Live ids as scope keys: the parents of order notes (trashed orders included) and customer downloads. */
-      parentKeys: (table: ParentTable): Effect.Effect<ReadonlyArray<string>, SqlError> =>
-        sql`SELECT id::text AS key FROM ${sql(`store.${table}`)} WHERE store_id = ${storeId} AND deleted_at IS NULL ORDER BY id`.pipe(
+      /**
+       * Live parents (the ids of order notes' orders, trashed ones included, and of customer downloads' customers), a
+       * page at a time in id order: up to `limit` after `after` (from the first when null), none past `through`.
+       */
+      parentsAfter: (table: ParentTable, after: string | null, limit: number, through: string | null): Effect.Effect<ReadonlyArray<string>, SqlError> =>
+        sql`SELECT id::text AS key FROM ${sql(`store.${table}`)}
+            WHERE store_id = ${storeId} AND deleted_at IS NULL AND id > ${after ?? "-1"}::bigint
+              AND (${through}::bigint IS NULL OR id <= ${through}::bigint)
+            ORDER BY id LIMIT ${limit}`.pipe(Effect.flatMap(Schema.decodeUnknown(Keys)), Effect.orDie, Effect.map((rows) => rows.map((r) => r.key))),
+      /** How many live parents come after `after` (all when null), and the `n`-th of them (null when fewer). */
+      parentsAhead: (table: ParentTable, after: string | null, n: number): Effect.Effect<{ readonly count: number; readonly nth: string | null }, SqlError> =>
+        sql`WITH ahead AS (SELECT id FROM ${sql(`store.${table}`)} WHERE store_id = ${storeId} AND deleted_at IS NULL AND id > ${after ?? "-1"}::bigint)
+            SELECT (SELECT count(*)::integer FROM ahead) AS count,
+                   (SELECT id::text AS key FROM ahead ORDER BY id OFFSET ${Math.max(0, n - 1)} LIMIT 1) AS nth`.pipe(
+          Effect.flatMap(Schema.decodeUnknown(Ahead)), Effect.orDie, Effect.map((rows) => rows[0] ?? { count: 0, nth: null })),
+      /** Those of `keys` (ids) that are live parents. */
+      liveParentsAmong: (table: ParentTable, keys: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<string>, SqlError> =>
+        keys.length === 0 ? Effect.succeed([]) : sql`SELECT id::text AS key FROM ${sql(`store.${table}`)}
+            WHERE store_id = ${storeId} AND deleted_at IS NULL AND id = ANY(${keys}::bigint[]) ORDER BY id`.pipe(
           Effect.flatMap(Schema.decodeUnknown(Keys)), Effect.orDie, Effect.map((rows) => rows.map((r) => r.key))),
       /** Variable products: the parents of variations. */
       variableProducts: ids(

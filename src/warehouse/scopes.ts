@@ -63,6 +63,11 @@ export class Scopes extends Effect.Service<Scopes>()("shopsync/Scopes", {
         fencedStatement(sql)((proved) =>
           sql<{ key: string }>`SELECT key FROM sync.retire_unlisted(${table}::regclass, ${storeId}, ${scope}, ${listed}::text[]) WHERE ${proved}`.pipe(
             Effect.map((rows) => rows.map((r) => r.key)))),
+      /** Marks deleted the rows whose parent is not a live row of `parents` (a sales table); returns how many. */
+      retireOrphansOf: (table: string, parents: string): Effect.Effect<number, SqlError> =>
+        fencedStatement(sql)((proved) =>
+          sql<{ retired: number }>`SELECT sync.retire_orphans_of(${table}::regclass, ${storeId}, ${parents}::regclass) AS retired WHERE ${proved}`.pipe(
+            Effect.map(([row]) => Number(row?.retired ?? 0)))),
       /** Marks deleted the rows whose parent is not among `liveParents`; returns how many. */
       retireOrphans: (table: string, liveParents: ReadonlyArray<string>): Effect.Effect<number, SqlError> =>
         fencedStatement(sql)((proved) =>

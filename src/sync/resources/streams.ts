@@ -1,10 +1,10 @@
+import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Option, Ref } from "effect"
 import { StoreClient } from "../../store-client/client.js"
 import { Download, ReferenceEntry, SettingGroup, TopSeller, WithId, WithSlug, WithStringId, ZoneMethod } from "../../store-client/schemas.js"
-import { LiveRows } from "../../warehouse/live-rows.js"
-import { Scopes } from "../../warehouse/scopes.js"
 import type { Counts, RunContext, StreamError, StreamNeeds } from "../context.js"
 import { SyncState } from "../state.js"
+import { byKey, keyParents, type Parents, rowParents } from "./parents.js"
 import { type Json, type Listing, refreshScopes, type ResourceSpec, retireOrphans } from "./refresh.js"
 
 /** The store's other readable resources, kept by full refreshes of their lists. */
@@ -114,12 +114,6 @@ export const whole = (name: ResourceName, output?: Ref.Ref<{ readonly changed: R
 export const fixed = (name: ResourceName, scopes: ReadonlyArray<string>): Run => () =>
   refreshScopes(spec[name], scopes).pipe(Effect.map((r) => counts(r)))
 
-/** Parent keys in one order everywhere: by number when both are ids, else as text. */
-const byKey = (a: string, b: string) => {
-  const [x, y] = [Number(a), Number(b)]
-  return Number.isInteger(x) && Number.isInteger(y) ? x - y : a < b ? -1 : a > b ? 1 : 0
-}
-
 /** A pass's first run reads at least this many parents, so a small store's pass ends in one run. */
 const PASS_SHARE_FLOOR = 25
 
@@ -137,47 +131,92 @@ export const passShare = (parents: number, percent: number, pace?: { readonly si
   return Math.min(cap, Math.max(1, Math.ceil((parents * Math.max(0, pace.sinceLastShare)) / (pace.passHours * 3600))))
 }
 
+/** Parents a full pass reads from the warehouse at a time (their children are then fetched by batches). */
+const PARENTS_PER_READ = 500
+
+/** A run's share of a full pass: the parents after `after`, up to `through` (null: to the end), `count` of them. */
+interface Share {
+  readonly after: string | null
+  readonly through: string | null
+  readonly count: number
+  /** The share reaches the pass's end. */
+  readonly last: boolean
+}
+
 /**
  * A child resource: read for the parents that changed this run (`changed`, known once the streams they come
  * from have ended), and for every live parent on a periodic full pass (what the API cannot signal: a note does
- * not touch its order, a term not its attribute). A full pass checkpoints each batch of parents with its rows,
- * so a pass that stops resumes after the last parent it stored. Children of parents that are gone are marked deleted.
+ * not touch its order, a term not its attribute). A full pass reads its parents from the warehouse a page at a
+ * time and checkpoints each batch with its rows, so a pass that stops resumes after the last parent it stored.
+ * Children of parents that are gone are marked deleted.
  */
 export const children = (
   name: ResourceName,
-  parents: Effect.Effect<ReadonlyArray<string>, StreamError, StreamNeeds>
+  parentsOf: Effect.Effect<Parents, StreamError, StreamNeeds>
 ): Run<Effect.Effect<Iterable<string | number>>> => (ctx, changed) =>
   Effect.gen(function*() {
-    const live = [...(yield* parents)].sort(byKey)
+    const parents = yield* parentsOf
     const state = yield* SyncState
     const pass = yield* state.passToRun(name, ctx.childrenFullPassHours, ctx.upper)
-    const rest = Option.match(pass, { onNone: () => [], onSome: ({ after }) => (after === undefined ? live : live.filter((key) => byKey(key, after) > 0)) })
-    // A run reads its share of the pass (one request or more per parent); the next runs go on from there.
-    const lastShareAt = Option.isSome(pass) ? pass.value.lastShareAt : undefined
-    const pace = lastShareAt === undefined ? undefined : { sinceLastShare: ctx.upper - lastShareAt, passHours: ctx.childrenFullPassHours }
-    const thisRun = rest.slice(0, passShare(live.length, ctx.childrenPassPercent, pace))
+    const after = Option.isSome(pass) ? pass.value.after ?? null : null
+    const share = Option.isSome(pass) ? yield* shareOf(ctx, parents, after, pass.value.lastShareAt) : undefined
+    const beyond = (key: string) => after === null || byKey(key, after) > 0
+    const inShare = (key: string) => share !== undefined && beyond(key) && (share.through === null || byKey(key, share.through) <= 0)
     // The parents that changed, but those the pass reads anyway. On a stream's first pass, those it has not reached
     // yet too: they were never read (on a first sync, every parent changed), so they wait for it rather than undo its share.
-    const skip = new Set(Option.isSome(pass) && pass.value.first ? rest : thisRun)
-    const liveSet = new Set(live)
-    const scopes = [...new Set([...(yield* changed)].map(String))].filter((key) => liveSet.has(key) && !skip.has(key))
+    const skip = Option.isSome(pass) && pass.value.first ? beyond : inShare
+    const changedLive = yield* parents.among([...new Set([...(yield* changed)].map(String))])
+    const scopes = changedLive.filter((key) => !skip(key))
     // Progress in parents read: one request or more each, the longest part of a first sync.
-    const parentsRead = (count: number) => ctx.progress.page(name, count, scopes.length + thisRun.length)
+    const parentsRead = (count: number) => ctx.progress.page(name, count, scopes.length + (share?.count ?? 0))
     const recent = yield* refreshScopes(spec[name], scopes, undefined, parentsRead)
-    const full = Option.isSome(pass)
-      ? yield* refreshScopes(spec[name], thisRun, (batch) => state.savePassProgress(name, { startedAt: pass.value.startedAt, after: batch[batch.length - 1]!, at: ctx.upper }), parentsRead)
-      : { written: 0, deleted: 0, changed: [] }
-    const orphans = yield* retireOrphans(spec[name], live)
-    if (Option.isSome(pass) && thisRun.length === rest.length) yield* state.fullPassDone(name, pass.value.startedAt)
+    const full = Option.isSome(pass) && share !== undefined
+      ? yield* readShare(spec[name], parents, share, (batch) => state.savePassProgress(name, { startedAt: pass.value.startedAt, after: batch[batch.length - 1]!, at: ctx.upper }), parentsRead)
+      : { written: 0, deleted: 0 }
+    const orphans = yield* parents.retireOrphans(spec[name].table)
+    if (Option.isSome(pass) && share?.last === true) yield* state.fullPassDone(name, pass.value.startedAt)
     return { rows: recent.written + full.written, deleted: recent.deleted + full.deleted + orphans }
+  })
+
+/** This run's share of a pass after `after`: its size (passShare) and the last parent it reads. */
+const shareOf = (ctx: RunContext, parents: Parents, after: string | null, lastShareAt: number | undefined) =>
+  Effect.gen(function*() {
+    // A run reads its share of the pass (one request or more per parent); the next runs go on from there.
+    const pace = lastShareAt === undefined ? undefined : { sinceLastShare: ctx.upper - lastShareAt, passHours: ctx.childrenFullPassHours }
+    const size = passShare(yield* parents.count, ctx.childrenPassPercent, pace)
+    const ahead = yield* parents.ahead(after, size)
+    return ahead.count <= size
+      ? { after, through: null, count: ahead.count, last: true }
+      : { after, through: ahead.nth, count: size, last: false } satisfies Share
+  })
+
+/** Reads the children of a share's parents, PARENTS_PER_READ parents from the warehouse at a time. */
+const readShare = (
+  resource: ResourceSpec,
+  parents: Parents,
+  share: Share,
+  checkpoint: (batch: ReadonlyArray<string>) => Effect.Effect<void, SqlError>,
+  onBatch: (scopes: number) => Effect.Effect<void>
+) =>
+  Effect.gen(function*() {
+    let [written, deleted, cursor, left] = [0, 0, share.after, share.count]
+    while (left > 0) {
+      const keys = yield* parents.page(cursor, Math.min(PARENTS_PER_READ, left), share.through)
+      if (keys.length === 0) break
+      const read = yield* refreshScopes(resource, keys, checkpoint, onBatch)
+      written += read.written
+      deleted += read.deleted
+      cursor = keys[keys.length - 1]!
+      left -= keys.length
+    }
+    return { written, deleted }
   })
 
 /** Live parents: rows of a sales table, or the top-level keys of a resource table. */
 export const liveParents = {
-  orders: Effect.flatMap(LiveRows, (live) => live.parentKeys("orders")),
-  customers: Effect.flatMap(LiveRows, (live) => live.parentKeys("customers")),
-  resource: (name: ResourceName) =>
-    Effect.flatMap(Scopes, (scopes) => scopes.keys(spec[name].table, [""])).pipe(Effect.map((rows) => rows.map((r) => r.key)))
+  orders: rowParents("orders"),
+  customers: rowParents("customers"),
+  resource: (name: ResourceName) => keyParents(spec[name].table)
 }
 
 /** Every group the store lists (GET /settings), each refreshed whole; groups that vanish take their options along. */
