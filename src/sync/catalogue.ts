@@ -39,7 +39,7 @@ export interface StreamDefinition {
 const SALES: ReadonlyArray<StreamName> = ["orders", "refunds", "products", "customers"]
 /** The store's other resources wait for the sales streams and the report, so a cron run's sales data is current first. */
 const AFTER_SALES: ReadonlyArray<StreamName> = [...SALES, "reports"]
-const CHILDREN = "for the parents that changed this run, and every parent on a full pass each SHOPSYNC_CHILDREN_FULL_PASS_HOURS"
+const CHILDREN = "for the parents that changed since it last ran, and every parent on a full pass each SHOPSYNC_CHILDREN_FULL_PASS_HOURS"
 const REFRESH = "full refresh with change detection"
 
 /** Children read only the parents that changed (nothing when nothing did) and all of them on their own full pass. */
@@ -105,25 +105,21 @@ export const CATALOGUE: Readonly<Record<StreamName, StreamDefinition>> = {
     every: CHILD,
     run: (ctx, io) => syncVariations(ctx, io.inputs.products)
   },
-  order_notes: resource("order_notes", `per order, ${CHILDREN}`, CHILD, (ctx, io) =>
-    children("order_notes", liveParents.orders)(ctx, Effect.map(io.inputs.orders, (o) => o.changed))),
-  customer_downloads: resource("customer_downloads", `per customer (changed, or on a loaded order), ${CHILDREN}`, CHILD, (ctx, io) =>
-    children("customer_downloads", liveParents.customers)(
-      ctx,
-      Effect.zipWith(io.inputs.customers, io.inputs.orders, (c, o) => [...c.changed, ...o.customers])
-    )),
+  order_notes: resource("order_notes", `per order, ${CHILDREN}`, CHILD, children("order_notes", liveParents.orders)),
+  customer_downloads: resource("customer_downloads", `per customer (changed, or on a loaded order), ${CHILDREN}`, CHILD,
+    children("customer_downloads", liveParents.customers)),
   tax_rates: resource("tax_rates", `${REFRESH}; a missing rate deleted on 404`, DAILY, whole("tax_rates")),
   tax_classes: resource("tax_classes", REFRESH, DAILY, whole("tax_classes")),
   product_reviews: resource("product_reviews", `${REFRESH} (status all, spam, trash); a missing review deleted on 404`, HOURLY, whole("product_reviews")),
   product_attributes: resource("product_attributes", REFRESH, DAILY, (ctx, io) => whole("product_attributes", io.outputs.product_attributes)(ctx, io)),
   attribute_terms: resource("attribute_terms", `per attribute, ${CHILDREN}`, CHILD, (ctx, io) =>
-    children("attribute_terms", liveParents.resource("product_attributes"))(ctx, Effect.map(io.inputs.product_attributes, (a) => a.changed)),
+    children("attribute_terms", liveParents.resource("product_attributes", Effect.map(io.inputs.product_attributes, (a) => a.changed)))(ctx, io),
     [...AFTER_SALES, "product_attributes"]),
   product_categories: resource("product_categories", `${REFRESH}; a missing category deleted on 404`, DAILY, whole("product_categories")),
   shipping_classes: resource("shipping_classes", `${REFRESH}; a missing class deleted on 404`, DAILY, whole("shipping_classes")),
   shipping_zones: resource("shipping_zones", REFRESH, DAILY, (ctx, io) => whole("shipping_zones", io.outputs.shipping_zones)(ctx, io)),
   shipping_zone_methods: resource("shipping_zone_methods", `per zone, ${CHILDREN}`, CHILD, (ctx, io) =>
-    children("shipping_zone_methods", liveParents.resource("shipping_zones"))(ctx, Effect.map(io.inputs.shipping_zones, (z) => z.changed)),
+    children("shipping_zone_methods", liveParents.resource("shipping_zones", Effect.map(io.inputs.shipping_zones, (z) => z.changed)))(ctx, io),
     [...AFTER_SALES, "shipping_zones"]),
   settings: resource("settings", `${REFRESH}, every group`, DAILY, settings),
   reference_data: resource("reference_data", `${REFRESH} of /data, continents, countries, currencies, current`, DAILY,

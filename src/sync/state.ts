@@ -54,6 +54,14 @@ const StateRow = Schema.Struct({
 const decodeState = Schema.decodeUnknown(Schema.Array(StateRow))
 const decodeStates = Schema.decodeUnknown(Schema.Array(Schema.extend(StateRow, Schema.Struct({ stream: Schema.String }))))
 const decodeStatus = Schema.decodeUnknown(Schema.Array(StreamStatus))
+const decodeClock = Schema.decodeUnknown(Schema.Array(Schema.Struct({ now: Schema.String, run_start: Schema.NullOr(Schema.String) })))
+
+/** A children stream's marks (changedMarks). */
+export interface ChangedMarks {
+  readonly left: string | undefined
+  readonly now: string
+  readonly runStart: string | null
+}
 
 const toState = (rows: ReadonlyArray<typeof StateRow.Type>): StreamState => {
   const row = rows[0]
@@ -180,6 +188,24 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
           )
         }),
       savePassProgress: (stream: string, progress: PassProgress): Effect.Effect<void, SqlError> => mergeDetails(stream, { pass: progress }),
+      /**
+       * A children stream's marks on the warehouse's clock (timestamptz texts): the one its last successful run left
+       * (details.changedFrom: parents written since are its changed ones), now (for the mark this run leaves), and
+       * when run `runId` began.
+       */
+      changedMarks: (stream: string, runId: number): Effect.Effect<ChangedMarks, SqlError> =>
+        Effect.zipWith(
+          read(stream),
+          // "Now" is held back to the start of any transaction of this role still open: what it writes is stamped
+          // with its start (synced_at = now()) but seen only once it commits, maybe after the mark is left.
+          sql`SELECT least(clock_timestamp(), (SELECT min(xact_start) FROM pg_stat_activity
+                 WHERE datname = current_database() AND usename = current_user AND pid <> pg_backend_pid()))::text AS now,
+                 (SELECT started_at::text FROM sync.runs WHERE id = ${runId}) AS run_start`.pipe(
+            Effect.flatMap(decodeClock), Effect.orDie),
+          (state, [clock]) => ({ left: typeof state.details["changedFrom"] === "string" ? state.details["changedFrom"] : undefined, now: clock!.now, runStart: clock!.run_start })
+        ),
+      /** The parents written before `at` have had their children read. */
+      leaveChangedMark: (stream: string, at: string): Effect.Effect<void, SqlError> => mergeDetails(stream, { changedFrom: at }),
       /** Days whose figures changed since the store's report for them was last stored, in order (noted by the tables' triggers). */
       reportDaysPending: sql`SELECT day::text AS day FROM sync.report_days WHERE store_id = ${storeId} ORDER BY day`.pipe(
         Effect.flatMap(Schema.decodeUnknown(Schema.Array(Schema.Struct({ day: Schema.String })))),

@@ -29,6 +29,12 @@ const Stamps = Schema.Array(Schema.Struct({ id: Schema.NumberFromString, at: Sch
 /** Tables whose live ids parent another resource. */
 export type ParentTable = "orders" | "customers"
 
+/** Parent keys after `after` (all when null) up to `through` (no end when null), in id order. */
+export interface KeyRange {
+  readonly after: string | null
+  readonly through: string | null
+}
+
 const Ids = Schema.Array(Schema.Struct({ id: Schema.NumberFromString }))
 const Keys = Schema.Array(Schema.Struct({ key: Schema.String }))
 const Start = Schema.Array(Schema.Struct({ at: Schema.NullOr(Schema.NumberFromString) }))
@@ -46,6 +52,17 @@ export class LiveRows extends Effect.Service<LiveRows>()("shopsync/LiveRows", {
     const sql = yield* SqlClient.SqlClient
     const ids = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
       query.pipe(Effect.flatMap(Schema.decodeUnknown(Ids)), Effect.orDie, Effect.map((rows) => rows.map((r) => r.id)))
+    /** The live rows of `table` (as p) written since `since`, but those in `skip`. */
+    const changedRows = (table: ParentTable, since: string, skip: KeyRange | null) => {
+      const written = table === "orders"
+        ? sql`p.synced_at >= ${since}::timestamptz`
+        : sql`(p.synced_at >= ${since}::timestamptz
+               OR p.id IN (SELECT o.customer_id FROM store.orders o WHERE o.store_id = ${storeId} AND o.synced_at >= ${since}::timestamptz))`
+      const skipped = skip === null
+        ? sql`false`
+        : sql`(p.id > ${skip.after ?? "-1"}::bigint AND (${skip.through}::bigint IS NULL OR p.id <= ${skip.through}::bigint))`
+      return sql`${sql(`store.${table}`)} p WHERE p.store_id = ${storeId} AND p.deleted_at IS NULL AND ${written} AND NOT ${skipped}`
+    }
     const inRange = (table: DatedTable, from: number, to: number) =>
       sql`${sql(`store.${table}`)} WHERE store_id = ${storeId} AND deleted_at IS NULL
           AND ${sql(DATED[table])} >= to_timestamp(${from}::bigint) AND ${sql(DATED[table])} < to_timestamp(${to}::bigint)`
@@ -83,11 +100,16 @@ export class LiveRows extends Effect.Service<LiveRows>()("shopsync/LiveRows", {
             SELECT (SELECT count(*)::integer FROM ahead) AS count,
                    (SELECT id::text AS key FROM ahead ORDER BY id OFFSET ${Math.max(0, n - 1)} LIMIT 1) AS nth`.pipe(
           Effect.flatMap(Schema.decodeUnknown(Ahead)), Effect.orDie, Effect.map((rows) => rows[0] ?? { count: 0, nth: null })),
-      /** Those of `keys` (ids) that are live parents. */
-      liveParentsAmong: (table: ParentTable, keys: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<string>, SqlError> =>
-        keys.length === 0 ? Effect.succeed([]) : sql`SELECT id::text AS key FROM ${sql(`store.${table}`)}
-            WHERE store_id = ${storeId} AND deleted_at IS NULL AND id = ANY(${keys}::bigint[]) ORDER BY id`.pipe(
+      /**
+       * Live parents written since `since` (a timestamptz), but those in `skip`: up to `limit` after `after`, in id
+       * order. Orders the warehouse wrote; customers it wrote or whose orders it wrote.
+       */
+      changedParents: (table: ParentTable, since: string, skip: KeyRange | null, after: string | null, limit: number): Effect.Effect<ReadonlyArray<string>, SqlError> =>
+        sql`SELECT p.id::text AS key FROM ${changedRows(table, since, skip)} AND p.id > ${after ?? "-1"}::bigint ORDER BY p.id LIMIT ${limit}`.pipe(
           Effect.flatMap(Schema.decodeUnknown(Keys)), Effect.orDie, Effect.map((rows) => rows.map((r) => r.key))),
+      countChangedParents: (table: ParentTable, since: string, skip: KeyRange | null): Effect.Effect<number, SqlError> =>
+        sql`SELECT count(*)::integer AS n FROM ${changedRows(table, since, skip)}`.pipe(
+          Effect.flatMap(Schema.decodeUnknown(Count)), Effect.orDie, Effect.map((rows) => rows[0]?.n ?? 0)),
       /** Variable products: the parents of variations. */
       variableProducts: ids(
         sql`SELECT id FROM store.products WHERE store_id = ${storeId} AND deleted_at IS NULL AND type = 'variable' ORDER BY id`

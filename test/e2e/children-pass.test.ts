@@ -105,4 +105,21 @@ describe("a children pass in shares (SHOPSYNC_CHILDREN_PASS_PERCENT)", () => {
     expect(notesRequests(h) - before).toBe(41)
     expect(await heldNotes()).toBe(storeNotes())
   })
+
+  it("an order changed in a run whose notes stream failed has its notes read by the next run, though nothing changes in between", async () => {
+    clock.advance(3600_000)
+    const order = h.sim.state.orders.at(-2)!
+    h.sim.state.updateOrder(order.id, { status: order.status === "completed" ? "processing" : "completed" })
+    clock.advance(60_000)
+    h.sim.setFaults([{ kind: "503", pathPrefix: `/orders/${order.id}/notes` }])
+    const failed = await sync().then(() => "", (e: Error) => e.message)
+    expect(failed).toMatch(/order_notes: /)
+    h.sim.setFaults([])
+    clock.advance(60_000)
+    const before = h.sim.requests.length
+    await sync()
+    const read = h.sim.requests.slice(before).filter((r) => new URL(r.url, "http://x").pathname.endsWith(`/orders/${order.id}/notes`))
+    expect(read.length).toBe(1)
+    expect(await heldNotes()).toBe(storeNotes())
+  })
 })

@@ -1,12 +1,14 @@
 // A children stream reads its parents a page at a time (src/sync/resources/parents.ts): a store's customers (and
-// orders) from the warehouse by SQL, a resource's top-level keys held whole. Generated sets of live and deleted
-// parents and generated questions check both against what the live keys say, and orphans retired by either way
-// alike: the children of parents that are gone or deleted, and no others.
+// orders) from the warehouse by SQL, a resource's top-level keys held whole. Generated sets of live and deleted,
+// written and unwritten parents and generated questions check both against what the keys say, and orphans retired
+// by either way alike: the children of parents that are gone or deleted, and no others.
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, FastCheck as fc, Layer, ManagedRuntime, Redacted } from "effect"
+import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { storeWarehouse } from "../../src/jobs/layers.js"
-import { byKey, keyParents, type Parents, rowParents } from "../../src/sync/resources/parents.js"
+import { byKey, inRange, keyParents, type Parents, rowParents } from "../../src/sync/resources/parents.js"
+import { SyncState } from "../../src/sync/state.js"
 import { pgLayer } from "../../src/warehouse/database.js"
 import type { LiveRows } from "../../src/warehouse/live-rows.js"
 import { migrate } from "../../src/warehouse/migrate.js"
@@ -16,29 +18,42 @@ import { freshDatabase, sqlRows } from "../support/database.js"
 const STORE = "parents-t"
 const OTHER = "parents-other"
 
-/** What each question should answer, from the live keys alone. */
-const expected = (live: ReadonlyArray<string>) => {
-  const beyond = (after: string | null) => live.filter((k) => after === null || byKey(k, after) > 0)
+interface Parent {
+  readonly id: number
+  readonly deleted: boolean
+  /** Written since the stream's mark. */
+  readonly written: boolean
+}
+
+/** What each question should answer, from the keys alone. */
+const expected = (parents: ReadonlyArray<Parent>) => {
+  const live = parents.filter((p) => !p.deleted).map((p) => String(p.id)).sort(byKey)
+  const written = new Set(parents.filter((p) => p.written).map((p) => String(p.id)))
+  const beyond = (keys: ReadonlyArray<string>, after: string | null) => keys.filter((k) => after === null || byKey(k, after) > 0)
+  const changed = (skip: Q["skip"]) => live.filter((k) => written.has(k) && !inRange(skip, k))
   return {
     count: live.length,
-    ahead: (after: string | null, n: number) => ({ count: beyond(after).length, nth: beyond(after)[n - 1] ?? null }),
-    page: (after: string | null, limit: number, through: string | null) => beyond(after).filter((k) => through === null || byKey(k, through) <= 0).slice(0, limit),
-    among: (keys: ReadonlyArray<string>) => [...new Set(keys)].filter((k) => live.includes(k)).sort(byKey)
+    ahead: (after: string | null, n: number) => ({ count: beyond(live, after).length, nth: beyond(live, after)[n - 1] ?? null }),
+    page: (after: string | null, limit: number, through: string | null) => beyond(live, after).filter((k) => through === null || byKey(k, through) <= 0).slice(0, limit),
+    changed: (skip: Q["skip"], after: string | null, limit: number) => beyond(changed(skip), after).slice(0, limit),
+    countChanged: (skip: Q["skip"]) => changed(skip).length
   }
 }
 
-const parentSet = fc.uniqueArray(fc.record({ id: fc.integer({ min: 1, max: 3_000 }), deleted: fc.boolean() }), { selector: (p) => p.id, maxLength: 40 })
+const parentSet = fc.uniqueArray(fc.record({ id: fc.integer({ min: 1, max: 3_000 }), deleted: fc.boolean(), written: fc.boolean() }), { selector: (p) => p.id, maxLength: 40 })
+const key = fc.option(fc.integer({ min: 0, max: 3_100 }).map(String), { nil: null })
 const question = fc.record({
-  after: fc.option(fc.integer({ min: 0, max: 3_100 }).map(String), { nil: null }),
+  after: key,
   n: fc.integer({ min: 1, max: 45 }),
   limit: fc.integer({ min: 1, max: 45 }),
-  through: fc.option(fc.integer({ min: 0, max: 3_100 }).map(String), { nil: null }),
-  keys: fc.array(fc.integer({ min: 1, max: 3_000 }).map(String), { maxLength: 20 })
+  through: key,
+  skip: fc.option(fc.record({ after: key, through: key }), { nil: null })
 })
+type Q = typeof question extends fc.Arbitrary<infer T> ? T : never
 
 describe("a children stream's parents, read a page at a time", () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>
-  let runtime: ManagedRuntime.ManagedRuntime<LiveRows | Scopes | SqlClient.SqlClient, unknown>
+  let runtime: ManagedRuntime.ManagedRuntime<LiveRows | Scopes | SyncState | SqlClient.SqlClient, unknown>
   beforeAll(async () => {
     db = await freshDatabase()
     const base = pgLayer(Redacted.make(db.url), 2)
@@ -50,49 +65,69 @@ describe("a children stream's parents, read a page at a time", () => {
     await db?.drop()
   })
 
-  /** The parents as customers (and as attributes, the resource table's top-level keys); another store's rows alongside. */
-  const seed = async (parents: ReadonlyArray<{ id: number; deleted: boolean }>) => {
+  /**
+   * The parents as customers (and as attributes, the resource table's top-level keys), the written ones synced now and
+   * the others a day ago; another store's rows alongside. Answers the mark between them (an hour ago).
+   */
+  const seed = async (parents: ReadonlyArray<Parent>) => {
     await sqlRows(db.url, "DELETE FROM store.customers")
     await sqlRows(db.url, "DELETE FROM store.product_attributes")
     for (const store of [STORE, OTHER]) {
-      const rows = store === STORE ? parents : parents.map((p) => ({ id: p.id + 1, deleted: !p.deleted }))
-      await sqlRows(db.url, `INSERT INTO store.customers (store_id, id, doc, doc_hash, deleted_at)
-        SELECT $1, id, '{}', 'h', CASE WHEN deleted THEN now() END FROM unnest($2::bigint[], $3::boolean[]) AS p(id, deleted)`,
-        [store, rows.map((p) => p.id), rows.map((p) => p.deleted)])
+      const rows = store === STORE ? parents : parents.map((p) => ({ id: p.id + 1, deleted: !p.deleted, written: !p.written }))
+      await sqlRows(db.url, `INSERT INTO store.customers (store_id, id, doc, doc_hash, deleted_at, synced_at)
+        SELECT $1, id, '{}', 'h', CASE WHEN deleted THEN now() END, CASE WHEN written THEN now() ELSE now() - interval '1 day' END
+        FROM unnest($2::bigint[], $3::boolean[], $4::boolean[]) AS p(id, deleted, written)`,
+        [store, rows.map((p) => p.id), rows.map((p) => p.deleted), rows.map((p) => p.written)])
       await sqlRows(db.url, `INSERT INTO store.product_attributes (store_id, scope, key, doc, doc_hash, first_seen_at, changed_at, deleted_at)
         SELECT $1, '', id::text, jsonb_build_object('id', id), 'h', now(), now(), CASE WHEN deleted THEN now() END
         FROM unnest($2::bigint[], $3::boolean[]) AS p(id, deleted)`, [store, rows.map((p) => p.id), rows.map((p) => p.deleted)])
     }
-    return parents.filter((p) => !p.deleted).map((p) => String(p.id)).sort(byKey)
+    const [mark] = await sqlRows<{ at: string }>(db.url, "SELECT (now() - interval '1 hour')::text AS at")
+    return { live: parents.filter((p) => !p.deleted).map((p) => String(p.id)).sort(byKey), since: mark!.at }
   }
 
-  const answers = (parents: Parents, q: typeof question extends fc.Arbitrary<infer Q> ? Q : never) =>
+  const answers = (parents: Parents, since: string, q: Q) =>
     runtime.runPromise(Effect.all({
       count: parents.count,
       ahead: parents.ahead(q.after, q.n),
       page: parents.page(q.after, q.limit, q.through),
-      among: parents.among(q.keys)
+      changed: parents.changed(since, q.skip, q.after, q.limit),
+      countChanged: parents.countChanged(since, q.skip)
     }))
 
-  it("answer every question as the live keys say, in key order, from SQL and held whole alike", async () => {
+  it("answer every question as the keys say, in key order, from SQL and held whole alike", async () => {
     await fc.assert(fc.asyncProperty(parentSet, fc.array(question, { minLength: 1, maxLength: 5 }), async (set, questions) => {
-      const live = await seed(set)
-      const want = expected(live)
-      for (const parents of [await runtime.runPromise(rowParents("customers")), await runtime.runPromise(keyParents("store.product_attributes"))]) {
+      const { since } = await seed(set)
+      const want = expected(set)
+      const ways = [rowParents("customers"), keyParents("store.product_attributes", Effect.succeed(set.filter((p) => p.written).map((p) => p.id)))]
+      for (const way of ways) {
+        const parents = await runtime.runPromise(way)
         for (const q of questions) {
-          const got = await answers(parents, q)
-          expect({ ...got, among: [...got.among].sort(byKey) }, JSON.stringify(got)).toEqual({
-            count: want.count, ahead: want.ahead(q.after, q.n), page: want.page(q.after, q.limit, q.through), among: want.among(q.keys)
+          const got = await answers(parents, since, q)
+          expect(got, JSON.stringify(q)).toEqual({
+            count: want.count, ahead: want.ahead(q.after, q.n), page: want.page(q.after, q.limit, q.through),
+            changed: want.changed(q.skip, q.after, q.limit), countChanged: want.countChanged(q.skip)
           })
         }
       }
     }), { numRuns: 40 })
   })
 
+  it("take a customer whose order the warehouse wrote since the mark for changed, and none at all without a mark", async () => {
+    await seed([{ id: 7, deleted: false, written: false }, { id: 8, deleted: false, written: false }])
+    await sqlRows(db.url, "DELETE FROM store.orders WHERE store_id = $1", [STORE])
+    await sqlRows(db.url, `INSERT INTO store.orders (store_id, id, status, currency, date_created, date_created_local, date_modified, total, doc, customer_id, synced_at)
+      VALUES ($1, 1, 'completed', 'EUR', now(), now(), now(), 1, '{}', 8, now()), ($1, 2, 'completed', 'EUR', now(), now(), now(), 1, '{}', 7, now() - interval '1 day')`, [STORE])
+    const [mark] = await sqlRows<{ at: string }>(db.url, "SELECT (now() - interval '1 hour')::text AS at")
+    const customers = await runtime.runPromise(rowParents("customers"))
+    expect(await runtime.runPromise(customers.changed(mark!.at, null, null, 10))).toEqual(["8"])
+    expect(await runtime.runPromise(customers.changed(null, null, null, 10))).toEqual([])
+  })
+
   it("retire the children of parents that are deleted or gone, and only those, for this store alone", async () => {
     await fc.assert(fc.asyncProperty(parentSet, fc.uniqueArray(fc.integer({ min: 1, max: 3_000 }), { maxLength: 30 }), async (set, scopes) => {
-      const live = await seed(set)
-      const ways: ReadonlyArray<Effect.Effect<Parents, unknown, LiveRows | Scopes>> = [rowParents("customers"), keyParents("store.product_attributes")]
+      const { live } = await seed(set)
+      const ways: ReadonlyArray<Effect.Effect<Parents, unknown, LiveRows | Scopes>> = [rowParents("customers"), keyParents("store.product_attributes", Effect.succeed([]))]
       for (const retire of ways) {
         await sqlRows(db.url, "DELETE FROM store.customer_downloads")
         for (const store of [STORE, OTHER]) {
@@ -107,5 +142,22 @@ describe("a children stream's parents, read a page at a time", () => {
         expect(gone.map((g) => g.scope).sort(byKey)).toEqual(orphans.map(String).sort(byKey))
       }
     }), { numRuns: 25 })
+  })
+
+  it("take their mark no later than the start of a transaction of theirs still open: what it writes is found once it commits", async () => {
+    const writer = new pg.Client({ connectionString: db.url })
+    await writer.connect()
+    try {
+      await writer.query("BEGIN")
+      const started = (await writer.query<{ at: string }>("SELECT now()::text AS at")).rows[0]!.at
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      const mark = () => runtime.runPromise(Effect.flatMap(SyncState, (state) => state.changedMarks("order_notes", 0))).then((m) => m.now)
+      const notLater = async (at: string) => (await sqlRows<{ ok: boolean }>(db.url, "SELECT $1::timestamptz <= $2::timestamptz AS ok", [at, started]))[0]!.ok
+      expect(await notLater(await mark())).toBe(true)
+      await writer.query("COMMIT")
+      expect(await notLater(await mark())).toBe(false)
+    } finally {
+      await writer.end()
+    }
   })
 })

@@ -1,6 +1,6 @@
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
-import { LiveRows, type ParentTable } from "../../warehouse/live-rows.js"
+import { type KeyRange, LiveRows, type ParentTable } from "../../warehouse/live-rows.js"
 import { Scopes } from "../../warehouse/scopes.js"
 
 /** Parent keys in one order everywhere: by number when both are ids, else as text. */
@@ -16,13 +16,20 @@ type Needs = LiveRows | Scopes
  * and customers are read from the warehouse page by page, so a full pass over a million orders never holds their keys.
  */
 export interface Parents {
+  /** Its changed parents are those the warehouse wrote since a mark the stream leaves (else its stream's, this run). */
+  readonly written: boolean
   readonly count: Effect.Effect<number, SqlError, Needs>
   /** How many parents come after `after` (all when null), and the `n`-th of them (null when fewer). */
   readonly ahead: (after: string | null, n: number) => Effect.Effect<{ readonly count: number; readonly nth: string | null }, SqlError, Needs>
   /** Up to `limit` parents after `after` (from the first when null), none past `through` (when set). */
   readonly page: (after: string | null, limit: number, through: string | null) => Effect.Effect<ReadonlyArray<string>, SqlError, Needs>
-  /** Those of `keys` that are live parents. */
-  readonly among: (keys: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>, SqlError, Needs>
+  /**
+   * The parents that changed, but those in `skip`: up to `limit` after `after`, in key order. Rows of a sales table
+   * changed when the warehouse wrote them (or, for customers, one of their orders) since `since`, a timestamptz (none
+   * when null); a resource's keys changed when its stream changed them this run.
+   */
+  readonly changed: (since: string | null, skip: KeyRange | null, after: string | null, limit: number) => Effect.Effect<ReadonlyArray<string>, SqlError, Needs>
+  readonly countChanged: (since: string | null, skip: KeyRange | null) => Effect.Effect<number, SqlError, Needs>
   /** Marks deleted the rows of `table` (the children) whose parent is not live; how many. */
   readonly retireOrphans: (table: string) => Effect.Effect<number, SqlError, Needs>
 }
@@ -30,24 +37,36 @@ export interface Parents {
 /** The live rows of a sales table: order notes' orders (trashed ones included), customer downloads' customers. */
 export const rowParents = (table: ParentTable): Effect.Effect<Parents, never, LiveRows> =>
   Effect.map(LiveRows, (live): Parents => ({
+    written: true,
     count: Effect.map(live.parentsAhead(table, null, 1), (a) => a.count),
     ahead: (after, n) => live.parentsAhead(table, after, n),
     page: (after, limit, through) => live.parentsAfter(table, after, limit, through),
-    among: (keys) => live.liveParentsAmong(table, keys),
+    changed: (since, skip, after, limit) => (since === null ? Effect.succeed([]) : live.changedParents(table, since, skip, after, limit)),
+    countChanged: (since, skip) => (since === null ? Effect.succeed(0) : live.countChangedParents(table, since, skip)),
     retireOrphans: (children) => Effect.flatMap(Scopes, (scopes) => scopes.retireOrphansOf(children, `store.${table}`))
   }))
 
-/** Parents held whole: the top-level keys of a resource table (a store's attributes, its shipping zones: a few dozen). */
-export const keyParents = (table: string): Effect.Effect<Parents, SqlError, Scopes> =>
-  Effect.flatMap(Scopes, (scopes) => scopes.keys(table, [""])).pipe(Effect.map((rows) => {
+/** Whether `key` is in `range`. */
+export const inRange = (range: KeyRange | null, key: string) =>
+  range !== null && (range.after === null || byKey(key, range.after) > 0) && (range.through === null || byKey(key, range.through) <= 0)
+
+/**
+ * Parents held whole: the top-level keys of a resource table (a store's attributes, its shipping zones: a few dozen),
+ * `changed` those its stream changed this run.
+ */
+export const keyParents = <E, R>(table: string, changed: Effect.Effect<Iterable<string | number>, E, R>): Effect.Effect<Parents, SqlError | E, Scopes | R> =>
+  Effect.zipWith(Effect.flatMap(Scopes, (scopes) => scopes.keys(table, [""])), changed, (rows, changedKeys) => {
     const sorted = rows.map((r) => r.key).sort(byKey)
     const live = new Set(sorted)
     const beyond = (after: string | null) => (after === null ? sorted : sorted.filter((key) => byKey(key, after) > 0))
+    const changedLive = (skip: KeyRange | null) => [...new Set([...changedKeys].map(String))].filter((key) => live.has(key) && !inRange(skip, key)).sort(byKey)
     return {
+      written: false,
       count: Effect.succeed(sorted.length),
       ahead: (after, n) => Effect.sync(() => ({ count: beyond(after).length, nth: beyond(after)[n - 1] ?? null })),
       page: (after, limit, through) => Effect.sync(() => beyond(after).filter((key) => through === null || byKey(key, through) <= 0).slice(0, limit)),
-      among: (keys) => Effect.sync(() => keys.filter((key) => live.has(key))),
+      changed: (_since, skip, after, limit) => Effect.sync(() => changedLive(skip).filter((key) => after === null || byKey(key, after) > 0).slice(0, limit)),
+      countChanged: (_since, skip) => Effect.sync(() => changedLive(skip).length),
       retireOrphans: (children) => Effect.flatMap(Scopes, (s) => s.retireOrphans(children, sorted))
     } satisfies Parents
-  }))
+  })

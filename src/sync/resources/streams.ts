@@ -4,7 +4,8 @@ import { StoreClient } from "../../store-client/client.js"
 import { Download, ReferenceEntry, SettingGroup, TopSeller, WithId, WithSlug, WithStringId, ZoneMethod } from "../../store-client/schemas.js"
 import type { Counts, RunContext, StreamError, StreamNeeds } from "../context.js"
 import { SyncState } from "../state.js"
-import { byKey, keyParents, type Parents, rowParents } from "./parents.js"
+import type { KeyRange } from "../../warehouse/live-rows.js"
+import { keyParents, type Parents, rowParents } from "./parents.js"
 import { type Json, type Listing, refreshScopes, type ResourceSpec, retireOrphans } from "./refresh.js"
 
 /** The store's other readable resources, kept by full refreshes of their lists. */
@@ -144,37 +145,43 @@ interface Share {
 }
 
 /**
- * A child resource: read for the parents that changed this run (`changed`, known once the streams they come
- * from have ended), and for every live parent on a periodic full pass (what the API cannot signal: a note does
- * not touch its order, a term not its attribute). A full pass reads its parents from the warehouse a page at a
- * time and checkpoints each batch with its rows, so a pass that stops resumes after the last parent it stored.
- * Children of parents that are gone are marked deleted.
+ * A child resource: read for the parents that changed (written by the warehouse since the stream's last successful
+ * run began reading them, whoever wrote them: this run's streams, webhooks, a run whose children stream failed; a
+ * resource's keys its stream changed this run), and for every live parent on a periodic full pass (what the API
+ * cannot signal: a note does not touch its order, a term not its attribute). Both read their parents from the
+ * warehouse a page at a time; a full pass checkpoints each batch with its rows, so a pass that stops resumes after
+ * the last parent it stored. Children of parents that are gone are marked deleted.
  */
-export const children = (
-  name: ResourceName,
-  parentsOf: Effect.Effect<Parents, StreamError, StreamNeeds>
-): Run<Effect.Effect<Iterable<string | number>>> => (ctx, changed) =>
+export const children = (name: ResourceName, parentsOf: Effect.Effect<Parents, StreamError, StreamNeeds>): Run => (ctx) =>
   Effect.gen(function*() {
     const parents = yield* parentsOf
     const state = yield* SyncState
     const pass = yield* state.passToRun(name, ctx.childrenFullPassHours, ctx.upper)
     const after = Option.isSome(pass) ? pass.value.after ?? null : null
     const share = Option.isSome(pass) ? yield* shareOf(ctx, parents, after, pass.value.lastShareAt) : undefined
-    const beyond = (key: string) => after === null || byKey(key, after) > 0
-    const inShare = (key: string) => share !== undefined && beyond(key) && (share.through === null || byKey(key, share.through) <= 0)
     // The parents that changed, but those the pass reads anyway. On a stream's first pass, those it has not reached
     // yet too: they were never read (on a first sync, every parent changed), so they wait for it rather than undo its share.
-    const skip = Option.isSome(pass) && pass.value.first ? beyond : inShare
-    const changedLive = yield* parents.among([...new Set([...(yield* changed)].map(String))])
-    const scopes = changedLive.filter((key) => !skip(key))
+    const skip: KeyRange | null = Option.isSome(pass) ? { after, through: pass.value.first ? null : share!.through } : null
+    const marks = parents.written ? yield* state.changedMarks(name, ctx.runId) : undefined
+    // Without a mark of its own, the parents this run wrote changed (none on a first pass: it reads them all).
+    const since = marks === undefined ? null : marks.left ?? (Option.isSome(pass) && pass.value.first ? null : marks.runStart)
+    const first = yield* parents.changed(since, skip, null, PARENTS_PER_READ)
+    const changed = first.length < PARENTS_PER_READ ? first.length : yield* parents.countChanged(since, skip)
+    // The mark moves on once the changed parents are read: left where it was while none were written since (a write
+    // that commits late is then still found), and at once without one, so a first run that fails does not make the
+    // next take every parent for changed.
+    const moveMark = marks !== undefined && (marks.left === undefined || changed > 0)
+    if (moveMark && marks.left === undefined) yield* state.leaveChangedMark(name, marks.now)
     // Progress in parents read: one request or more each, the longest part of a first sync.
-    const parentsRead = (count: number) => ctx.progress.page(name, count, scopes.length + (share?.count ?? 0))
-    const recent = yield* refreshScopes(spec[name], scopes, undefined, parentsRead)
+    const parentsRead = (count: number) => ctx.progress.page(name, count, changed + (share?.count ?? 0))
+    const recent = yield* readParents(spec[name], (cursor, limit) => (cursor === null ? Effect.succeed(first) : parents.changed(since, skip, cursor, limit)), null, changed, () => Effect.void, parentsRead)
     const full = Option.isSome(pass) && share !== undefined
-      ? yield* readShare(spec[name], parents, share, (batch) => state.savePassProgress(name, { startedAt: pass.value.startedAt, after: batch[batch.length - 1]!, at: ctx.upper }), parentsRead)
+      ? yield* readParents(spec[name], (cursor, limit) => parents.page(cursor, limit, share.through), share.after, share.count, (batch) =>
+        state.savePassProgress(name, { startedAt: pass.value.startedAt, after: batch[batch.length - 1]!, at: ctx.upper }), parentsRead)
       : { written: 0, deleted: 0 }
     const orphans = yield* parents.retireOrphans(spec[name].table)
     if (Option.isSome(pass) && share?.last === true) yield* state.fullPassDone(name, pass.value.startedAt)
+    if (moveMark) yield* state.leaveChangedMark(name, marks!.now)
     return { rows: recent.written + full.written, deleted: recent.deleted + full.deleted + orphans }
   })
 
@@ -190,18 +197,19 @@ const shareOf = (ctx: RunContext, parents: Parents, after: string | null, lastSh
       : { after, through: ahead.nth, count: size, last: false } satisfies Share
   })
 
-/** Reads the children of a share's parents, PARENTS_PER_READ parents from the warehouse at a time. */
-const readShare = (
+/** Reads the children of `count` parents after `from`, PARENTS_PER_READ parents from the warehouse at a time (`next` after a cursor). */
+const readParents = <R>(
   resource: ResourceSpec,
-  parents: Parents,
-  share: Share,
+  next: (cursor: string | null, limit: number) => Effect.Effect<ReadonlyArray<string>, SqlError, R>,
+  from: string | null,
+  count: number,
   checkpoint: (batch: ReadonlyArray<string>) => Effect.Effect<void, SqlError>,
   onBatch: (scopes: number) => Effect.Effect<void>
 ) =>
   Effect.gen(function*() {
-    let [written, deleted, cursor, left] = [0, 0, share.after, share.count]
+    let [written, deleted, cursor, left] = [0, 0, from, count]
     while (left > 0) {
-      const keys = yield* parents.page(cursor, Math.min(PARENTS_PER_READ, left), share.through)
+      const keys = yield* next(cursor, Math.min(PARENTS_PER_READ, left))
       if (keys.length === 0) break
       const read = yield* refreshScopes(resource, keys, checkpoint, onBatch)
       written += read.written
@@ -212,11 +220,11 @@ const readShare = (
     return { written, deleted }
   })
 
-/** Live parents: rows of a sales table, or the top-level keys of a resource table. */
+/** Live parents: rows of a sales table, or the top-level keys of a resource table with those its stream changed. */
 export const liveParents = {
   orders: rowParents("orders"),
   customers: rowParents("customers"),
-  resource: (name: ResourceName) => keyParents(spec[name].table)
+  resource: <E, R>(name: ResourceName, changed: Effect.Effect<Iterable<string | number>, E, R>) => keyParents(spec[name].table, changed)
 }
 
 /** Every group the store lists (GET /settings), each refreshed whole; groups that vanish take their options along. */
