@@ -87,7 +87,7 @@ export const CATALOGUE: Readonly<Record<StreamName, StreamDefinition>> = {
     sales: true,
     after: [],
     every: 0,
-    run: (ctx, io) => syncCustomers(ctx, io.inputs.orders, io.outputs.customers)
+    run: (ctx, io) => syncCustomers(ctx, io.inputs.orders)
   },
   reports: {
     table: "store.sales_report_daily",

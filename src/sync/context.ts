@@ -76,8 +76,6 @@ export interface Outputs {
   readonly orders: { readonly changed: ReadonlySet<number>; readonly customers: ReadonlySet<number> }
   /** The variable products whose variations the products stream read. */
   readonly products: { readonly variable: ReadonlySet<number> }
-  /** The customers whose document was new or changed. */
-  readonly customers: { readonly changed: ReadonlySet<number> }
   /** Keys the resource found new or changed, for its children. */
   readonly product_attributes: { readonly changed: ReadonlyArray<string> }
   readonly shipping_zones: { readonly changed: ReadonlyArray<string> }

@@ -15,7 +15,6 @@ const streamIO = (ended: Ended) =>
     const outputs = {
       orders: yield* Ref.make<Outputs["orders"]>({ changed: new Set(), customers: new Set() }),
       products: yield* Ref.make<Outputs["products"]>({ variable: new Set() }),
-      customers: yield* Ref.make<Outputs["customers"]>({ changed: new Set() }),
       product_attributes: yield* Ref.make<Outputs["product_attributes"]>({ changed: [] }),
       shipping_zones: yield* Ref.make<Outputs["shipping_zones"]>({ changed: [] })
     }
@@ -24,7 +23,6 @@ const streamIO = (ended: Ended) =>
       inputs: {
         orders: Effect.zipRight(Deferred.await(ended.orders), Ref.get(outputs.orders)),
         products: Effect.zipRight(Deferred.await(ended.products), Ref.get(outputs.products)),
-        customers: Effect.zipRight(Deferred.await(ended.customers), Ref.get(outputs.customers)),
         product_attributes: Effect.zipRight(Deferred.await(ended.product_attributes), Ref.get(outputs.product_attributes)),
         shipping_zones: Effect.zipRight(Deferred.await(ended.shipping_zones), Ref.get(outputs.shipping_zones))
       }

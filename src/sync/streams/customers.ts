@@ -1,6 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { createHash } from "node:crypto"
-import { Effect, Ref, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { StoreClient } from "../../store-client/client.js"
 import { Customer } from "../../store-client/schemas.js"
 import { LiveRows } from "../../warehouse/live-rows.js"
@@ -27,16 +27,13 @@ export const hashed = <A>(doc: A) => {
   return { doc, text, hash: createHash("md5").update(text).digest("hex") }
 }
 
-/** The ids of the customers the run wrote: one set, grown in place (a copy per page would cost the square of the pages). */
-type Changed = Set<number>
-
 /**
  * Loads the customers of a page whose document is new or changed (all of them with `every`); the others are only
  * compared (their hashes, read for the page's ids), so a scan of an unchanged store sends the warehouse no
  * documents. The page's misfits are quarantined with it. Returns how many were written (what the run reports, as
  * for every stream) and the ids set aside.
  */
-const loadChanged = (ctx: RunContext, output: Changed, page: Screened<Customer>, total: number, every = false) =>
+const loadChanged = (ctx: RunContext, page: Screened<Customer>, total: number, every = false) =>
   Effect.gen(function*() {
     const [sql, loader] = yield* Effect.all([SqlClient.SqlClient, Loader])
     const customers = page.docs
@@ -44,7 +41,6 @@ const loadChanged = (ctx: RunContext, output: Changed, page: Screened<Customer>,
     const changed = customers.map(hashed).filter((c) => known.get(c.doc.id) !== c.hash)
     let refused: ReadonlyArray<string> = []
     if (changed.length > 0 || page.rejected.length > 0) {
-      for (const c of changed) output.add(c.doc.id)
       const hashes = Object.fromEntries(changed.map((c) => [c.doc.id, c.hash]))
       const docs = changed.map((c) => c.doc)
       // The texts just hashed are the page to stage: serialized once.
@@ -62,21 +58,19 @@ const loadChanged = (ctx: RunContext, output: Changed, page: Screened<Customer>,
  * registrations, newest first until a known id, and the customers of the orders it loaded, by id. Every role is
  * read; quarantined customers are read again by id at the end.
  */
-export const syncCustomers = (ctx: RunContext, orders: Effect.Effect<Outputs["orders"]>, published: Ref.Ref<Outputs["customers"]>) =>
+export const syncCustomers = (ctx: RunContext, orders: Effect.Effect<Outputs["orders"]>) =>
   Effect.gen(function*() {
-    const output: Changed = new Set((yield* Ref.get(published)).changed)
-    yield* Ref.set(published, { changed: output })
     const state = yield* SyncState
     const due = ctx.mode.kind === "backfill" || (yield* state.fullPassDue("customers", ctx.customersFullScanHours, ctx.upper))
     const held = yield* heldBefore("customers")
     const retry = retryQuarantined("customers", Customer, (page) =>
-      Effect.map(loadChanged(ctx, output, page, page.docs.length, true), ({ refused }) => refused), held)
+      Effect.map(loadChanged(ctx, page, page.docs.length, true), ({ refused }) => refused), held)
     if (!due) {
-      const registered = yield* newRegistrations(ctx, output)
-      const rows = yield* Effect.flatMap(orders, (o) => byId(ctx, output, o.customers))
+      const registered = yield* newRegistrations(ctx)
+      const rows = yield* Effect.flatMap(orders, (o) => byId(ctx, o.customers))
       return { rows: registered + rows + (yield* retry).length, deleted: 0 }
     }
-    const scanned = yield* fullScan(ctx, output)
+    const scanned = yield* fullScan(ctx)
     const rows = scanned.rows + (yield* retry).length
     const seen = scanned.seen
     const live = yield* LiveRows
@@ -94,14 +88,14 @@ export const syncCustomers = (ctx: RunContext, orders: Effect.Effect<Outputs["or
  * a pass counts as complete only when every page saw the first page's X-WP-Total, otherwise the scan
  * runs again (ids accumulate across passes).
  */
-const fullScan = (ctx: RunContext, output: Changed) =>
+const fullScan = (ctx: RunContext) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
     const seen = new Set<number>()
     let rows = 0
     const scanPage = (page: number) =>
       readPage({ orderby: "id", order: "asc", per_page: store.perPage, page }).pipe(
-        Effect.tap((p) => Effect.map(loadChanged(ctx, output, p.screened, p.total), ({ written }) => { rows += written })),
+        Effect.tap((p) => Effect.map(loadChanged(ctx, p.screened, p.total), ({ written }) => { rows += written })),
         Effect.map((p) => {
           for (const c of p.screened.docs) seen.add(c.id)
           // A quarantined customer is still there: not a deletion to confirm.
@@ -122,20 +116,20 @@ const fullScan = (ctx: RunContext, output: Changed) =>
   })
 
 /** Customers registered since the highest id the warehouse has: newest first, a page at a time, until a known id. */
-const newRegistrations = (ctx: RunContext, output: Changed) =>
+const newRegistrations = (ctx: RunContext) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
     const known = (yield* Effect.flatMap(LiveRows, (live) => live.lastCustomerId)) ?? 0
     let rows = 0
     for (let page = 1; ; page++) {
       const p = yield* readPage({ orderby: "id", order: "desc", per_page: store.perPage, page })
-      rows += (yield* loadChanged(ctx, output, p.screened, p.total)).written
+      rows += (yield* loadChanged(ctx, p.screened, p.total)).written
       const reachedKnown = p.screened.docs.some((c) => c.id <= known)
       if (reachedKnown || p.items.length < store.perPage) return rows
     }
   })
 
-const byId = (ctx: RunContext, output: Changed, customers: ReadonlySet<number>) =>
+const byId = (ctx: RunContext, customers: ReadonlySet<number>) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
     const ids = [...customers]
@@ -143,7 +137,7 @@ const byId = (ctx: RunContext, output: Changed, customers: ReadonlySet<number>) 
     for (let i = 0; i < ids.length; i += store.perPage) {
       const chunk = ids.slice(i, i + store.perPage)
       const p = yield* readPage({ include: chunk.join(","), per_page: store.perPage })
-      rows += (yield* loadChanged(ctx, output, p.screened, ids.length)).written
+      rows += (yield* loadChanged(ctx, p.screened, ids.length)).written
     }
     return rows
   })
