@@ -62,7 +62,7 @@ export const CATALOGUE: Readonly<Record<StreamName, StreamDefinition>> = {
     sales: true,
     after: [],
     every: 0,
-    run: (ctx, io) => syncOrders(ctx, io.outputs.orders)
+    run: (ctx) => syncOrders(ctx)
   },
   refunds: {
     table: "store.refunds",
@@ -70,7 +70,7 @@ export const CATALOGUE: Readonly<Record<StreamName, StreamDefinition>> = {
     sales: true,
     after: [],
     every: 0,
-    run: (ctx, io) => syncRefunds(ctx, io.inputs.orders)
+    run: (ctx, io) => syncRefunds(ctx, io.ordersEnded)
   },
   products: {
     table: "store.products",
@@ -82,12 +82,12 @@ export const CATALOGUE: Readonly<Record<StreamName, StreamDefinition>> = {
   },
   customers: {
     table: "store.customers",
-    strategy: "new registrations newest first, customers of loaded orders by id; a full scan by id with hash comparison every " +
+    strategy: "new registrations newest first, customers of the orders the run wrote by id; a full scan by id with hash comparison every " +
       "SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS (no modified filter exists); deletions confirmed by 404",
     sales: true,
     after: [],
     every: 0,
-    run: (ctx, io) => syncCustomers(ctx, io.inputs.orders)
+    run: (ctx, io) => syncCustomers(ctx, io.ordersEnded)
   },
   reports: {
     table: "store.sales_report_daily",

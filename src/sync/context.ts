@@ -72,8 +72,6 @@ export interface RunContext {
 
 /** What a stream tells the streams after it, filled as it loads (so a stream that fails still passes on what it loaded). */
 export interface Outputs {
-  /** The orders the run loaded, and the registered customers on them. */
-  readonly orders: { readonly changed: ReadonlySet<number>; readonly customers: ReadonlySet<number> }
   /** The variable products whose variations the products stream read. */
   readonly products: { readonly variable: ReadonlySet<number> }
   /** Keys the resource found new or changed, for its children. */
@@ -86,6 +84,8 @@ export type Producer = keyof Outputs
 export interface StreamIO {
   readonly outputs: { readonly [K in Producer]: Ref.Ref<Outputs[K]> }
   readonly inputs: { readonly [K in Producer]: Effect.Effect<Outputs[K]> }
+  /** Waits until the orders stream has ended (at once when it is not selected): the orders it wrote are then in the warehouse. */
+  readonly ordersEnded: Effect.Effect<void>
 }
 
 export interface Counts {

@@ -13,7 +13,6 @@ type Ended = Readonly<Record<StreamName, Deferred.Deferred<void>>>
 const streamIO = (ended: Ended) =>
   Effect.gen(function*() {
     const outputs = {
-      orders: yield* Ref.make<Outputs["orders"]>({ changed: new Set(), customers: new Set() }),
       products: yield* Ref.make<Outputs["products"]>({ variable: new Set() }),
       product_attributes: yield* Ref.make<Outputs["product_attributes"]>({ changed: [] }),
       shipping_zones: yield* Ref.make<Outputs["shipping_zones"]>({ changed: [] })
@@ -21,11 +20,11 @@ const streamIO = (ended: Ended) =>
     return {
       outputs,
       inputs: {
-        orders: Effect.zipRight(Deferred.await(ended.orders), Ref.get(outputs.orders)),
         products: Effect.zipRight(Deferred.await(ended.products), Ref.get(outputs.products)),
         product_attributes: Effect.zipRight(Deferred.await(ended.product_attributes), Ref.get(outputs.product_attributes)),
         shipping_zones: Effect.zipRight(Deferred.await(ended.shipping_zones), Ref.get(outputs.shipping_zones))
-      }
+      },
+      ordersEnded: Deferred.await(ended.orders)
     } satisfies StreamIO
   })
 

@@ -63,6 +63,9 @@ export class LiveRows extends Effect.Service<LiveRows>()("shopsync/LiveRows", {
         : sql`(p.id > ${skip.after ?? "-1"}::bigint AND (${skip.through}::bigint IS NULL OR p.id <= ${skip.through}::bigint))`
       return sql`${sql(`store.${table}`)} p WHERE p.store_id = ${storeId} AND p.deleted_at IS NULL AND ${written} AND NOT ${skipped}`
     }
+    /** Rows of `alias` written since run `runId` began (synced_at is the writing transaction's start; the run's row came first). */
+    const writtenInRun = (alias: string, runId: number) =>
+      sql`${sql(alias)}.synced_at >= (SELECT started_at FROM sync.runs WHERE id = ${runId})`
     const inRange = (table: DatedTable, from: number, to: number) =>
       sql`${sql(`store.${table}`)} WHERE store_id = ${storeId} AND deleted_at IS NULL
           AND ${sql(DATED[table])} >= to_timestamp(${from}::bigint) AND ${sql(DATED[table])} < to_timestamp(${to}::bigint)`
@@ -126,10 +129,17 @@ export class LiveRows extends Effect.Service<LiveRows>()("shopsync/LiveRows", {
       /** Stores without GET /refunds: the orders whose refund lists must be read (see the script). */
       ordersWithRefundsToRead: (fullPass: boolean): Effect.Effect<ReadonlyArray<number>, SqlError> =>
         ids(sql.unsafe(sqlFile("live-rows/refunds_orders_to_read"), [storeId, fullPass])),
-      /** Live orders, not in the trash, whose documents list a refund the warehouse does not hold live. */
-      ordersListingUnheldRefunds: (orders: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<number>, SqlError> =>
+      /** The live orders run `runId` wrote (or anyone since it began: a webhook): a document read again unchanged is not written. */
+      ordersWrittenInRun: (runId: number): Effect.Effect<ReadonlyArray<number>, SqlError> =>
+        ids(sql`SELECT id FROM store.orders WHERE store_id = ${storeId} AND deleted_at IS NULL AND ${writtenInRun("orders", runId)} ORDER BY id`),
+      /** The registered customers on those orders. */
+      buyersInRun: (runId: number): Effect.Effect<ReadonlyArray<number>, SqlError> =>
+        ids(sql`SELECT DISTINCT customer_id AS id FROM store.orders
+                WHERE store_id = ${storeId} AND deleted_at IS NULL AND customer_id > 0 AND ${writtenInRun("orders", runId)} ORDER BY customer_id`),
+      /** Of those orders, the live ones not in the trash whose documents list a refund the warehouse does not hold live. */
+      ordersListingUnheldRefunds: (runId: number): Effect.Effect<ReadonlyArray<number>, SqlError> =>
         ids(sql`SELECT DISTINCT o.id FROM store.orders o CROSS JOIN LATERAL jsonb_array_elements(coalesce(o.doc->'refunds', '[]')) r
-                WHERE o.store_id = ${storeId} AND o.id = ANY(${orders}::bigint[]) AND o.deleted_at IS NULL AND o.status <> 'trash'
+                WHERE o.store_id = ${storeId} AND ${writtenInRun("o", runId)} AND o.deleted_at IS NULL AND o.status <> 'trash'
                   AND NOT EXISTS (SELECT 1 FROM store.refunds f WHERE f.store_id = ${storeId} AND f.id = (r->>'id')::bigint AND f.deleted_at IS NULL)`)
     }
   })

@@ -6,7 +6,7 @@ import { Customer } from "../../store-client/schemas.js"
 import { LiveRows } from "../../warehouse/live-rows.js"
 import { Loader } from "../../warehouse/loader.js"
 import { mayHoldNul, type Screened, screener } from "../../warehouse/screen.js"
-import type { Outputs, RunContext } from "../context.js"
+import type { RunContext } from "../context.js"
 import { SyncState } from "../state.js"
 import { existsOrNotFound } from "./orders.js"
 import { heldBefore, retryQuarantined } from "./quarantined.js"
@@ -55,10 +55,10 @@ const loadChanged = (ctx: RunContext, page: Screened<Customer>, total: number, e
  * Customers have no modified filter, so changes are found by a full scan whose unchanged rows are not
  * sent to the warehouse (hash comparison), every SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS (default 24; the endpoint
  * computes spend and order counts per customer, so it is slow on real stores). In between, a run reads the new
- * registrations, newest first until a known id, and the customers of the orders it loaded, by id. Every role is
+ * registrations, newest first until a known id, and the customers of the orders it wrote, by id. Every role is
  * read; quarantined customers are read again by id at the end.
  */
-export const syncCustomers = (ctx: RunContext, orders: Effect.Effect<Outputs["orders"]>) =>
+export const syncCustomers = (ctx: RunContext, ordersEnded: Effect.Effect<void>) =>
   Effect.gen(function*() {
     const state = yield* SyncState
     const due = ctx.mode.kind === "backfill" || (yield* state.fullPassDue("customers", ctx.customersFullScanHours, ctx.upper))
@@ -67,7 +67,8 @@ export const syncCustomers = (ctx: RunContext, orders: Effect.Effect<Outputs["or
       Effect.map(loadChanged(ctx, page, page.docs.length, true), ({ refused }) => refused), held)
     if (!due) {
       const registered = yield* newRegistrations(ctx)
-      const rows = yield* Effect.flatMap(orders, (o) => byId(ctx, o.customers))
+      yield* ordersEnded
+      const rows = yield* byId(ctx, yield* Effect.flatMap(LiveRows, (live) => live.buyersInRun(ctx.runId)))
       return { rows: registered + rows + (yield* retry).length, deleted: 0 }
     }
     const scanned = yield* fullScan(ctx)
@@ -129,10 +130,9 @@ const newRegistrations = (ctx: RunContext) =>
     }
   })
 
-const byId = (ctx: RunContext, customers: ReadonlySet<number>) =>
+const byId = (ctx: RunContext, ids: ReadonlyArray<number>) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
-    const ids = [...customers]
     let rows = 0
     for (let i = 0; i < ids.length; i += store.perPage) {
       const chunk = ids.slice(i, i + store.perPage)

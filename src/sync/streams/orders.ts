@@ -1,8 +1,8 @@
-import { Effect, Ref, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { StoreClient } from "../../store-client/client.js"
 import { isGone } from "../../store-client/errors.js"
 import { Order } from "../../store-client/schemas.js"
-import type { Outputs, RunContext } from "../context.js"
+import type { RunContext } from "../context.js"
 import { type DeletionSpec, findDeletedIfDue } from "../deletions.js"
 import { walkListings } from "./listings.js"
 
@@ -28,21 +28,10 @@ const deletionSpec: DeletionSpec = {
   stillExists: (id) => existsOrNotFound(`/orders/${id}`)
 }
 
-/** Orders by modified cursor (any, then trash); forced deletions by count comparison. Tells which orders it loaded. */
-export const syncOrders = (ctx: RunContext, output: Ref.Ref<Outputs["orders"]>) =>
+/** Orders by modified cursor (any, then trash); forced deletions by count comparison. */
+export const syncOrders = (ctx: RunContext) =>
   Effect.gen(function*() {
-    // The run's two sets grow page by page: a copy per page would cost the square of the pages.
-    const start = yield* Ref.get(output)
-    const ids = new Set(start.changed)
-    const buyers = new Set(start.customers)
-    const walked = yield* walkListings(ctx, { name: "orders", path: "/orders", kind: "orders", field: "modified", schema: Order, listings: LISTINGS }, (docs) =>
-      Effect.suspend(() => {
-        for (const d of docs) {
-          ids.add(d.id)
-          if (d.customer_id > 0) buyers.add(d.customer_id)
-        }
-        return Ref.set(output, { changed: ids, customers: buyers })
-      }))
+    const walked = yield* walkListings(ctx, { name: "orders", path: "/orders", kind: "orders", field: "modified", schema: Order, listings: LISTINGS }, () => Effect.void)
     const deleted = yield* findDeletedIfDue(deletionSpec, ctx, walked.total)
     return { rows: walked.rows, deleted: deleted.length }
   })

@@ -5,7 +5,7 @@ import type { StoreError } from "../../store-client/errors.js"
 import { Refund } from "../../store-client/schemas.js"
 import { LiveRows } from "../../warehouse/live-rows.js"
 import { replaceChildren } from "../children.js"
-import type { Outputs, RunContext } from "../context.js"
+import type { RunContext } from "../context.js"
 import { findDeletedIfDue } from "../deletions.js"
 import { SyncState } from "../state.js"
 import { walkListings } from "./listings.js"
@@ -15,24 +15,25 @@ const isNotFound = (e: StoreError | SqlError) => e._tag === "StoreRequestFailed"
 /**
  * Refunds come from the store-wide list (cursor on date_created): deleting a refund does not touch its
  * order, so order cursors would never see it go. Stores without that endpoint get per-order lists: for
- * the orders this run loaded (creating a refund bumps its order's date_modified), the orders whose
+ * the orders this run wrote (creating a refund bumps its order's date_modified), the orders whose
  * documents list other refunds than the warehouse holds (a read that failed is retried on the next run),
  * and on a periodic full pass every order with refunds (what shows a deleted refund).
  */
-export const syncRefunds = (ctx: RunContext, orders: Effect.Effect<Outputs["orders"]>) =>
+export const syncRefunds = (ctx: RunContext, ordersEnded: Effect.Effect<void>) =>
   Effect.gen(function*() {
     const storeWide = walkListings(ctx, { name: "refunds", path: "/refunds", kind: "refunds", field: "created", schema: Refund, listings: [{ stream: "refunds", params: {} }] }, () => Effect.void)
     const rows = yield* storeWide.pipe(
       Effect.map((walked) => ({ rows: walked.rows, total: walked.total, storeWide: true })),
       Effect.catchIf(isNotFound, () =>
         Effect.logInfo("refunds: this store has no store-wide /refunds endpoint; reading refunds per order").pipe(
-          Effect.zipRight(orders),
-          Effect.flatMap((loaded) => perOrder(ctx, loaded.changed)),
+          Effect.zipRight(ordersEnded),
+          Effect.zipRight(Effect.flatMap(LiveRows, (live) => live.ordersWrittenInRun(ctx.runId))),
+          Effect.flatMap((loaded) => perOrder(ctx, loaded)),
           Effect.map((n) => ({ rows: n, total: undefined, storeWide: false }))
         ))
     )
     if (!rows.storeWide) return { rows: rows.rows, deleted: 0 }
-    const restored = yield* restoredRefunds(ctx, orders)
+    const restored = yield* Effect.zipRight(ordersEnded, restoredRefunds(ctx))
 
     // Refunds never change after creation, so one missing from the store-wide list is gone.
     const deleted = yield* findDeletedIfDue(
@@ -46,17 +47,15 @@ export const syncRefunds = (ctx: RunContext, orders: Effect.Effect<Outputs["orde
 /**
  * Refunds that come back with their order from the trash. With the posts storage WooCommerce trashes an order's
  * refunds with it (they leave GET /refunds) and restores them with their old date, behind the created cursor: the
- * orders this run loaded whose documents list a refund the warehouse does not hold have their refunds read.
+ * orders this run wrote whose documents list a refund the warehouse does not hold have their refunds read.
  */
-const restoredRefunds = (ctx: RunContext, orders: Effect.Effect<Outputs["orders"]>) =>
+const restoredRefunds = (ctx: RunContext) =>
   Effect.gen(function*() {
-    const loaded = yield* orders
-    if (loaded.changed.size === 0) return 0
-    const unheld = yield* Effect.flatMap(LiveRows, (live) => live.ordersListingUnheldRefunds([...loaded.changed]))
+    const unheld = yield* Effect.flatMap(LiveRows, (live) => live.ordersListingUnheldRefunds(ctx.runId))
     return unheld.length === 0 ? 0 : yield* perOrderRefunds(ctx, unheld)
   })
 
-const perOrder = (ctx: RunContext, loaded: ReadonlySet<number>) =>
+const perOrder = (ctx: RunContext, loaded: ReadonlyArray<number>) =>
   Effect.gen(function*() {
     const state = yield* SyncState
     const full = yield* state.fullPassDue("refunds", ctx.childrenFullPassHours, ctx.upper)
