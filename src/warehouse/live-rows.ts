@@ -136,11 +136,15 @@ export class LiveRows extends Effect.Service<LiveRows>()("shopsync/LiveRows", {
       buyersInRun: (runId: number): Effect.Effect<ReadonlyArray<number>, SqlError> =>
         ids(sql`SELECT DISTINCT customer_id AS id FROM store.orders
                 WHERE store_id = ${storeId} AND deleted_at IS NULL AND customer_id > 0 AND ${writtenInRun("orders", runId)} ORDER BY customer_id`),
-      /** Of those orders, the live ones not in the trash whose documents list a refund the warehouse does not hold live. */
+      /**
+       * Of those orders, the live ones not in the trash whose documents list a refund the warehouse does not hold live.
+       * Each listed refund is looked up by its key (a subquery per row): as a join, planned right after a backfill
+       * wrote 100,000 orders and 18,000 refunds on statistics not analyzed yet, it took 85 s; this way, under one.
+       */
       ordersListingUnheldRefunds: (runId: number): Effect.Effect<ReadonlyArray<number>, SqlError> =>
         ids(sql`SELECT DISTINCT o.id FROM store.orders o CROSS JOIN LATERAL jsonb_array_elements(coalesce(o.doc->'refunds', '[]')) r
                 WHERE o.store_id = ${storeId} AND ${writtenInRun("o", runId)} AND o.deleted_at IS NULL AND o.status <> 'trash'
-                  AND NOT EXISTS (SELECT 1 FROM store.refunds f WHERE f.store_id = ${storeId} AND f.id = (r->>'id')::bigint AND f.deleted_at IS NULL)`)
+                  AND (SELECT f.deleted_at IS NULL FROM store.refunds f WHERE f.store_id = ${storeId} AND f.id = (r->>'id')::bigint) IS NOT TRUE`)
     }
   })
 }) {}
