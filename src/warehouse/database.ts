@@ -1,12 +1,13 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
+import { SqlError } from "@effect/sql/SqlError"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { Context, Duration, Effect, Layer, Option, Redacted, type Scope } from "effect"
 import pg from "pg"
 import { databaseUrlConfig, embeddedConfig, warehouseRetryConfig } from "../config/settings.js"
 import { defaultDataDir, type EmbeddedServer, embeddedPostgres } from "./embedded.js"
 import { setupDatabase, SUPERUSER_OPTIONS } from "./embedded-setup.js"
+import { PreparedClient } from "./prepared-client.js"
 import { retryStartup } from "./reconnect.js"
 
 /**
@@ -19,23 +20,46 @@ const types = {
     TEXT_TYPES.has(oid) ? (v: string) => v : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser
 }
 
-const pgConfig = (url: Redacted.Redacted<string>, maxConnections: number): PgClient.PgClientConfig =>
-  ({ url, types, maxConnections, applicationName: "shopsync" })
+/**
+ * A pool of `max` connections to `url` whose clients keep their statements prepared (PreparedClient), checked with a
+ * first `SELECT 1` within 5 s (as PgClient.make does), ended with the scope.
+ */
+const pool = (url: Redacted.Redacted<string>, max: number) =>
+  Effect.acquireRelease(
+    Effect.suspend(() => {
+      const created = new pg.Pool({
+        connectionString: Redacted.value(url), max, types, application_name: "shopsync", Client: PreparedClient
+      })
+      created.on("error", () => {})
+      return Effect.tryPromise({
+        try: () => created.query("SELECT 1"),
+        catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" })
+      }).pipe(
+        Effect.timeoutFail({ duration: Duration.seconds(5), onTimeout: () => new SqlError({ cause: new Error("Connection timed out"), message: "PgClient: Connection timed out" }) }),
+        Effect.tapError(() => Effect.promise(() => created.end())),
+        Effect.as(created)
+      )
+    }),
+    (p) => Effect.promise(() => p.end()).pipe(Effect.interruptible, Effect.timeoutOption(1000))
+  )
+
+const pgClient = (url: Redacted.Redacted<string>, maxConnections: number) =>
+  PgClient.fromPool({ acquire: pool(url, maxConnections), applicationName: "shopsync", types })
+
+/** A client as the layer of PgClient and SqlClient. */
+const clientLayer = <E>(client: Effect.Effect<PgClient.PgClient, E, Scope.Scope | Reactivity.Reactivity>) =>
+  Layer.scopedContext(Effect.map(client, (c) => Context.make(PgClient.PgClient, c).pipe(Context.add(SqlClient.SqlClient, c)))).pipe(
+    Layer.provide(Reactivity.layer)
+  )
 
 /** The SQL client for a PostgreSQL URL (a pool of `maxConnections`). */
-export const pgLayer = (url: Redacted.Redacted<string>, maxConnections = 6) => PgClient.layer(pgConfig(url, maxConnections))
+export const pgLayer = (url: Redacted.Redacted<string>, maxConnections = 6) => clientLayer(pgClient(url, maxConnections))
 
 /**
  * pgLayer for a run: the client connects when built (a `SELECT 1`), so a warehouse down or restarting as the run
  * starts would fail it at once; it is waited for within `retrySeconds` instead, like a loss later in the run.
  */
-const pgLayerWaiting = (url: Redacted.Redacted<string>, retrySeconds: number) =>
-  Layer.scopedContext(
-    PgClient.make(pgConfig(url, 6)).pipe(
-      retryStartup(retrySeconds),
-      Effect.map((client) => Context.make(PgClient.PgClient, client).pipe(Context.add(SqlClient.SqlClient, client)))
-    )
-  ).pipe(Layer.provide(Reactivity.layer))
+const pgLayerWaiting = (url: Redacted.Redacted<string>, retrySeconds: number) => clientLayer(pgClient(url, 6).pipe(retryStartup(retrySeconds)))
 
 /** Which warehouse a command uses, for the one line that says so. */
 export const describeDatabase = (url: Redacted.Redacted<string>): string => {
