@@ -147,7 +147,9 @@ describe("run outcomes as JSON lines and in sync.runs", () => {
     console.log(`failed: ${JSON.stringify(outcomes[0])}`)
 
     // Before any run could start (the warehouse unreachable): the same outcome, from the command.
-    const noWarehouse = await runCli(["sync", "--no-push"], { ...env(), DATABASE_URL: "postgres://shopsync:pw@127.0.0.1:9/warehouse" })
+    const noWarehouse = await runCli(["sync", "--no-push"], {
+      ...env(), DATABASE_URL: "postgres://shopsync:pw@127.0.0.1:9/warehouse", SHOPSYNC_WAREHOUSE_RETRY_SECONDS: "1"
+    })
     expect(noWarehouse.code).toBe(1)
     const [line, ...more] = outcomeLines(noWarehouse)
     expect(more).toEqual([])
