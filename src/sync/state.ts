@@ -12,8 +12,13 @@ export interface StreamState {
   readonly details: Readonly<Record<string, unknown>>
 }
 
-/** A pass under way: its start, the last parent stored, and the upper bound of the run that stored it (`at`). */
-export const PassProgress = Schema.Struct({ startedAt: Schema.Number, after: Schema.String, at: Schema.optional(Schema.Number) })
+/**
+ * A pass under way: its start, the last parent stored, the upper bound of the run that stored it (`at`), and the live
+ * parents that run counted (`parents`).
+ */
+export const PassProgress = Schema.Struct({
+  startedAt: Schema.Number, after: Schema.String, at: Schema.optional(Schema.Number), parents: Schema.optional(Schema.Number)
+})
 export type PassProgress = typeof PassProgress.Type
 export interface PassToRun {
   readonly startedAt: number
@@ -23,6 +28,8 @@ export interface PassToRun {
   readonly first: boolean
   /** When the pass last read a share (the run's upper bound); undefined before its first share. */
   readonly lastShareAt: number | undefined
+  /** The live parents counted by the run that read the last share, if known. */
+  readonly parents: number | undefined
 }
 
 export const Unavailable = Schema.Struct({ reason: Schema.String, checkedAt: Schema.Number })
@@ -183,8 +190,8 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
         Effect.map(read(stream), (state) => {
           const first = state.details["lastFullPass"] === undefined
           return Option.orElse(
-            Option.map(Schema.decodeUnknownOption(PassProgress)(state.details["pass"]), (p): PassToRun => ({ startedAt: p.startedAt, after: p.after, first, lastShareAt: p.at })),
-            () => (passDue(state, hours, upper) ? Option.some<PassToRun>({ startedAt: upper, after: undefined, first, lastShareAt: undefined }) : Option.none())
+            Option.map(Schema.decodeUnknownOption(PassProgress)(state.details["pass"]), (p): PassToRun => ({ startedAt: p.startedAt, after: p.after, first, lastShareAt: p.at, parents: p.parents })),
+            () => (passDue(state, hours, upper) ? Option.some<PassToRun>({ startedAt: upper, after: undefined, first, lastShareAt: undefined, parents: undefined }) : Option.none())
           )
         }),
       savePassProgress: (stream: string, progress: PassProgress): Effect.Effect<void, SqlError> => mergeDetails(stream, { pass: progress }),

@@ -71,7 +71,7 @@ describe("a children pass in shares (SHOPSYNC_CHILDREN_PASS_PERCENT)", () => {
     (await h.rows<{ n: number }>("SELECT count(*)::int AS n FROM store.order_notes WHERE store_id = $1 AND deleted_at IS NULL", [STORE_ID]))[0]!.n
   const sync = () => h.sync({ streams: ["orders", "order_notes"], childrenFullPassHours: 24, childrenPassPercent: 10 })
 
-  it("reads a tenth of the orders' notes on a pass's first run, then what the time since asks for to end it within SHOPSYNC_CHILDREN_FULL_PASS_HOURS", async () => {
+  it("reads a tenth of the orders' notes on a pass's first run, then, once it is worth 25 orders, what the time since asks for to end it within SHOPSYNC_CHILDREN_FULL_PASS_HOURS", async () => {
     const perRun: number[] = []
     const run = async () => {
       const before = notesRequests(h)
@@ -79,7 +79,7 @@ describe("a children pass in shares (SHOPSYNC_CHILDREN_PASS_PERCENT)", () => {
       perRun.push(notesRequests(h) - before)
     }
     await run()
-    // A minute later: 400 orders × 60 s / 24 h, rounded up.
+    // A minute later: 400 orders × 60 s / 24 h is 1 order, fewer than a share's 25: it waits.
     clock.advance(60_000)
     await run()
     // Every 2.4 hours: a tenth of a day, a tenth of the orders.
@@ -87,8 +87,8 @@ describe("a children pass in shares (SHOPSYNC_CHILDREN_PASS_PERCENT)", () => {
       clock.advance(8_640_000)
       await run()
     }
-    // 400 orders: the share (never the 400 a first sync read before), 1, then 40 a run until the 39 left.
-    expect(perRun).toEqual([40, 1, 40, 40, 40, 40, 40, 40, 40, 40, 39])
+    // 400 orders: the share (never the 400 a first sync read before), none, then 40 a run.
+    expect(perRun).toEqual([40, 0, 40, 40, 40, 40, 40, 40, 40, 40, 40])
     expect(await heldNotes()).toBe(storeNotes())
     const [done] = await h.rows<{ last: string | null }>("SELECT details->>'lastFullPass' AS last FROM sync.state WHERE stream = 'order_notes'")
     expect(done!.last).not.toBeNull()

@@ -3,7 +3,7 @@ import { Effect, Option, Ref } from "effect"
 import { StoreClient } from "../../store-client/client.js"
 import { Download, ReferenceEntry, SettingGroup, TopSeller, WithId, WithSlug, WithStringId, ZoneMethod } from "../../store-client/schemas.js"
 import type { Counts, RunContext, StreamError, StreamNeeds } from "../context.js"
-import { SyncState } from "../state.js"
+import { type PassToRun, SyncState } from "../state.js"
 import type { KeyRange } from "../../warehouse/live-rows.js"
 import { keyParents, type Parents, rowParents } from "./parents.js"
 import { type Json, type Listing, refreshScopes, type ResourceSpec, retireOrphans } from "./refresh.js"
@@ -115,7 +115,7 @@ export const whole = (name: ResourceName, output?: Ref.Ref<{ readonly changed: R
 export const fixed = (name: ResourceName, scopes: ReadonlyArray<string>): Run => () =>
   refreshScopes(spec[name], scopes).pipe(Effect.map((r) => counts(r)))
 
-/** A pass's first run reads at least this many parents, so a small store's pass ends in one run. */
+/** A pass's first run reads at least this many parents, so a small store's pass ends in one run; later shares too. */
 const PASS_SHARE_FLOOR = 25
 
 /**
@@ -132,6 +132,15 @@ export const passShare = (parents: number, percent: number, pace?: { readonly si
   return Math.min(cap, Math.max(1, Math.ceil((parents * Math.max(0, pace.sinceLastShare)) / (pace.passHours * 3600))))
 }
 
+/**
+ * Whether a run reads no share of a pass under way: the time since its last share asks for fewer than PASS_SHARE_FLOOR
+ * parents (all of them, on a store with fewer), by the count the last share saw. A sync every few minutes then spends
+ * no statement and no request on the pass; it reads a share when one is worth it, and the pass still ends within its
+ * hours, give or take a share's time.
+ */
+export const shareWaits = (parents: number | undefined, percent: number, pace: { readonly sinceLastShare: number; readonly passHours: number } | undefined) =>
+  parents !== undefined && pace !== undefined && passShare(parents, percent, pace) < Math.min(PASS_SHARE_FLOOR, parents)
+
 /** Parents a full pass reads from the warehouse at a time (their children are then fetched by batches). */
 const PARENTS_PER_READ = 500
 
@@ -140,6 +149,8 @@ interface Share {
   readonly after: string | null
   readonly through: string | null
   readonly count: number
+  /** The live parents, counted by this run. */
+  readonly parents: number
   /** The share reaches the pass's end. */
   readonly last: boolean
 }
@@ -158,10 +169,10 @@ export const children = (name: ResourceName, parentsOf: Effect.Effect<Parents, S
     const state = yield* SyncState
     const pass = yield* state.passToRun(name, ctx.childrenFullPassHours, ctx.upper)
     const after = Option.isSome(pass) ? pass.value.after ?? null : null
-    const share = Option.isSome(pass) ? yield* shareOf(ctx, parents, after, pass.value.lastShareAt) : undefined
+    const share = Option.isSome(pass) ? yield* shareOf(ctx, parents, after, pass.value) : undefined
     // The parents that changed, but those the pass reads anyway. On a stream's first pass, those it has not reached
     // yet too: they were never read (on a first sync, every parent changed), so they wait for it rather than undo its share.
-    const skip: KeyRange | null = Option.isSome(pass) ? { after, through: pass.value.first ? null : share!.through } : null
+    const skip: KeyRange | null = Option.isSome(pass) && pass.value.first ? { after, through: null } : share ? { after, through: share.through } : null
     const marks = parents.written ? yield* state.changedMarks(name, ctx.runId) : undefined
     // Without a mark of its own, the parents this run wrote changed (none on a first pass: it reads them all).
     const since = marks === undefined ? null : marks.left ?? (Option.isSome(pass) && pass.value.first ? null : marks.runStart)
@@ -177,7 +188,7 @@ export const children = (name: ResourceName, parentsOf: Effect.Effect<Parents, S
     const recent = yield* readParents(spec[name], (cursor, limit) => (cursor === null ? Effect.succeed(first) : parents.changed(since, skip, cursor, limit)), null, changed, () => Effect.void, parentsRead)
     const full = Option.isSome(pass) && share !== undefined
       ? yield* readParents(spec[name], (cursor, limit) => parents.page(cursor, limit, share.through), share.after, share.count, (batch) =>
-        state.savePassProgress(name, { startedAt: pass.value.startedAt, after: batch[batch.length - 1]!, at: ctx.upper }), parentsRead)
+        state.savePassProgress(name, { startedAt: pass.value.startedAt, after: batch[batch.length - 1]!, at: ctx.upper, parents: share.parents }), parentsRead)
       : { written: 0, deleted: 0 }
     const orphans = yield* parents.retireOrphans(spec[name].table)
     if (Option.isSome(pass) && share?.last === true) yield* state.fullPassDone(name, pass.value.startedAt)
@@ -185,16 +196,18 @@ export const children = (name: ResourceName, parentsOf: Effect.Effect<Parents, S
     return { rows: recent.written + full.written, deleted: recent.deleted + full.deleted + orphans }
   })
 
-/** This run's share of a pass after `after`: its size (passShare) and the last parent it reads. */
-const shareOf = (ctx: RunContext, parents: Parents, after: string | null, lastShareAt: number | undefined) =>
+/** This run's share of a pass after `after`: its size (passShare) and the last parent it reads; undefined when it waits (shareWaits). */
+const shareOf = (ctx: RunContext, parents: Parents, after: string | null, pass: PassToRun) =>
   Effect.gen(function*() {
     // A run reads its share of the pass (one request or more per parent); the next runs go on from there.
-    const pace = lastShareAt === undefined ? undefined : { sinceLastShare: ctx.upper - lastShareAt, passHours: ctx.childrenFullPassHours }
-    const size = passShare(yield* parents.count, ctx.childrenPassPercent, pace)
+    const pace = pass.lastShareAt === undefined ? undefined : { sinceLastShare: ctx.upper - pass.lastShareAt, passHours: ctx.childrenFullPassHours }
+    if (shareWaits(pass.parents, ctx.childrenPassPercent, pace)) return undefined
+    const live = yield* parents.count
+    const size = passShare(live, ctx.childrenPassPercent, pace)
     const ahead = yield* parents.ahead(after, size)
     return ahead.count <= size
-      ? { after, through: null, count: ahead.count, last: true }
-      : { after, through: ahead.nth, count: size, last: false } satisfies Share
+      ? { after, through: null, count: ahead.count, parents: live, last: true }
+      : { after, through: ahead.nth, count: size, parents: live, last: false } satisfies Share
   })
 
 /** Reads the children of `count` parents after `from`, PARENTS_PER_READ parents from the warehouse at a time (`next` after a cursor). */
