@@ -138,7 +138,7 @@ export const passShare = (parents: number, percent: number, pace?: { readonly si
  * no statement and no request on the pass; it reads a share when one is worth it, and the pass still ends within its
  * hours, give or take a share's time.
  */
-export const shareWaits = (parents: number | undefined, percent: number, pace: { readonly sinceLastShare: number; readonly passHours: number } | undefined) =>
+const shareWaits = (parents: number | undefined, percent: number, pace: { readonly sinceLastShare: number; readonly passHours: number } | undefined) =>
   parents !== undefined && pace !== undefined && passShare(parents, percent, pace) < Math.min(PASS_SHARE_FLOOR, parents)
 
 /** Parents a full pass reads from the warehouse at a time (their children are then fetched by batches). */
