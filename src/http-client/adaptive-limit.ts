@@ -151,7 +151,7 @@ export const makeAdaptiveLimit = (options: AdaptiveLimitOptions) =>
         const decision = observe(control, t.epoch, { overloaded, latencyMs, inFlight: t.inFlight, kind: t.kind })
         if (decision === undefined) return paused
         const resize = Effect.zipRight(paused, slots.resize(allowed(control)))
-        if (decision.kind === "increase" || decision.kind === "hold") return resize
+        if (decision.kind === "increase" || decision.kind === "hold" || decision.kind === "probe") return resize
         pace.period.backoffs++
         return Effect.zipRight(resize, Effect.logDebug(backoffText(options.service, decision, allowed(control))))
       })

@@ -12,6 +12,12 @@
  * Latency is compared within a kind of request (the caller names it: a listing of one row and a page of 100 are two
  * kinds): a real WooCommerce answers `per_page=1` in 60 ms and a page of 100 orders in 250–300 ms at the same load, so
  * one best for both would read every page as a queue and hold the limit at one request in flight.
+ *
+ * A kind first seen above the starting limit may have met a queue already, so its first best proves nothing (the
+ * limit once doubled from 8 to 16 on a window of two such kinds, 573 ms "best", against a store whose knee was 4).
+ * That window is a probe instead: the limit halves for one window, which measures the new kinds where nothing queues.
+ * Answers about as fast as the kind's first ones restore the limit; much faster ones mean the first had queued: the
+ * limit stays halved (a back-off like any other) and probes below again, until a halving no longer speeds them up.
  */
 
 /** Tunings, with why. */
@@ -30,6 +36,8 @@ export const CONTROL = {
 
 export interface ControlState {
   limit: number
+  /** The starting limit: a kind first seen at or below it met no queue of ours. */
+  readonly start: number
   readonly ceiling: number
   slowStart: boolean
   /** The limit before the last decrease. */
@@ -45,13 +53,21 @@ export interface ControlState {
   /** The most requests in flight as one of the window's own was sent. */
   peakInFlight: number
   overloaded: boolean
-  /** The best window median of each kind of request. */
-  baselines: Map<string, number>
+  /** The best window median of each kind of request; `proven` once measured at or below the start or in a probe. */
+  baselines: Map<string, Baseline>
+  /** The limit a probe halved (undefined: no probe under way). */
+  probeFrom: number | undefined
   recentLimits: number[]
+}
+
+interface Baseline {
+  readonly ms: number
+  readonly proven: boolean
 }
 
 export const initialControl = (start: number, ceiling: number): ControlState => ({
   limit: Math.min(start, ceiling),
+  start: Math.min(start, ceiling),
   ceiling,
   slowStart: true,
   troubleAt: Number.POSITIVE_INFINITY,
@@ -63,6 +79,7 @@ export const initialControl = (start: number, ceiling: number): ControlState => 
   peakInFlight: 0,
   overloaded: false,
   baselines: new Map(),
+  probeFrom: undefined,
   recentLimits: []
 })
 
@@ -72,6 +89,7 @@ export const allowed = (s: ControlState) => Math.max(1, Math.floor(s.limit))
 export type Decision =
   | { readonly kind: "increase" }
   | { readonly kind: "hold" }
+  | { readonly kind: "probe" }
   | { readonly kind: "overload"; readonly before: number }
   | { readonly kind: "latency"; readonly before: number; readonly latencyMs: number; readonly baselineMs: number }
 
@@ -109,42 +127,115 @@ const median = (values: ReadonlyArray<number>) => {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
+const byKind = (latencies: ReadonlyArray<Latency>) => {
+  const kinds = new Map<string, Latency[]>()
+  for (const l of latencies) kinds.set(l.kind, [...(kinds.get(l.kind) ?? []), l])
+  return kinds
+}
+
+const medianMs = (latencies: ReadonlyArray<Latency>) => median(latencies.map((l) => l.ms))
+
 /**
- * The window's latency against the best: each kind's best moves to its window median when that is lower (drifting up
- * otherwise), each answer is measured against its own kind's best, and the window says the median of those.
+ * The window's latency against the best, from the kinds with a proven best: each kind's best moves to its window
+ * median when that is lower (drifting up otherwise), and each answer is measured against its own kind's best. The
+ * window says the median of those, or the median of one kind's when that is higher and rests on two answers or more:
+ * a queue shows on the kinds that meet it, while a window filled with another kind's answers, fast against a best
+ * taken at a slow moment, would otherwise vouch for more. Undefined when no answer is of a kind with a proven best.
  */
-const windowLatency = (s: ControlState) => {
-  const byKind = new Map<string, number[]>()
-  for (const l of s.latencies) byKind.set(l.kind, [...(byKind.get(l.kind) ?? []), l.ms])
-  const measured: Array<{ readonly ratio: number; readonly baselineMs: number }> = []
-  for (const [kind, ms] of byKind) {
-    const windowMedian = median(ms)
-    const baselineMs = Math.min(windowMedian, (s.baselines.get(kind) ?? windowMedian) * CONTROL.baselineDrift)
-    s.baselines.set(kind, baselineMs)
-    for (const m of ms) measured.push({ ratio: (m - CONTROL.slackMs) / baselineMs, baselineMs })
+const windowLatency = (s: ControlState, kinds: ReadonlyMap<string, ReadonlyArray<Latency>>) => {
+  const all: Array<Slowness> = []
+  let worst: Slowness | undefined
+  for (const [kind, latencies] of kinds) {
+    const best = s.baselines.get(kind)
+    if (best?.proven !== true) continue
+    const baselineMs = Math.min(medianMs(latencies), best.ms * CONTROL.baselineDrift)
+    s.baselines.set(kind, { ms: baselineMs, proven: true })
+    const ratios = latencies.map((l) => (l.ms - CONTROL.slackMs) / baselineMs)
+    for (const ratio of ratios) all.push({ ratio, baselineMs })
+    if (ratios.length >= 2 && median(ratios) > (worst?.ratio ?? 0)) worst = { ratio: median(ratios), baselineMs }
   }
-  const ratio = median(measured.map((m) => m.ratio))
-  const baselineMs = median(measured.map((m) => m.baselineMs))
+  if (all.length === 0) return undefined
+  const overall = { ratio: median(all.map((m) => m.ratio)), baselineMs: median(all.map((m) => m.baselineMs)) }
+  const { ratio, baselineMs } = worst !== undefined && worst.ratio > overall.ratio ? worst : overall
   return { ratio, baselineMs, latencyMs: ratio * baselineMs + CONTROL.slackMs }
+}
+
+interface Slowness {
+  readonly ratio: number
+  readonly baselineMs: number
+}
+
+/**
+ * Records the best of the kinds not yet proven: proven when measured at or below the start, or in a probe whose
+ * answers were not much faster than the kind's best before it. Returns the first kind's best before and after when
+ * they were (its earlier answers had queued: it stays unproven, for the next probe below).
+ */
+const learnNewKinds = (s: ControlState, kinds: ReadonlyMap<string, ReadonlyArray<Latency>>, proving: boolean) => {
+  let queued: { readonly latencyMs: number; readonly baselineMs: number } | undefined
+  for (const [kind, latencies] of kinds) {
+    const best = s.baselines.get(kind)
+    if (best?.proven === true) continue
+    const m = medianMs(latencies)
+    const faster = proving && best !== undefined && best.ms - CONTROL.slackMs > CONTROL.tolerance * m
+    if (faster) queued ??= { latencyMs: best.ms, baselineMs: m }
+    s.baselines.set(kind, { ms: Math.min(m, best?.ms ?? m), proven: proving && !faster })
+  }
+  return queued
+}
+
+/** Kinds of this window whose best is not proven yet. */
+const unproven = (s: ControlState, kinds: ReadonlyMap<string, unknown>) => [...kinds.keys()].filter((k) => s.baselines.get(k)?.proven === false)
+
+/** A probe's end: unproven kinds it did not see are measured afresh when they come back (probing then). */
+const forgetUnproven = (s: ControlState, kinds: ReadonlyMap<string, unknown>) => {
+  for (const [kind, best] of s.baselines) if (!best.proven && !kinds.has(kind)) s.baselines.delete(kind)
+}
+
+const startProbe = (s: ControlState) => {
+  s.probeFrom = s.limit
+  s.limit = Math.max(1, s.limit / 2)
 }
 
 const decide = (s: ControlState): Decision => {
   const before = allowed(s)
+  const probeFrom = s.probeFrom
+  s.probeFrom = undefined
   if (s.overloaded) {
     decrease(s, CONTROL.overloadFactor)
     return { kind: "overload", before }
   }
-  const { ratio, latencyMs, baselineMs } = windowLatency(s)
-  if (ratio > CONTROL.tolerance) {
+  const kinds = byKind(s.latencies)
+  const judged = windowLatency(s, kinds)
+  const atStart = before <= s.start
+  const queued = learnNewKinds(s, kinds, probeFrom !== undefined || atStart)
+  if (judged !== undefined && judged.ratio > CONTROL.tolerance) {
     // In slow start the window before this doubling was fine: go back to it at once. Later, one slow window may be
     // the client's own hiccup (a busy event loop reads answers late): a second in a row is the server.
     if (!s.slowStart && ++s.slowWindows < 2) return { kind: "hold" }
     s.slowWindows = 0
     decrease(s, s.slowStart ? 0.5 : CONTROL.latencyFactor)
-    return { kind: "latency", before, latencyMs, baselineMs }
+    return { kind: "latency", before, latencyMs: judged.latencyMs, baselineMs: judged.baselineMs }
   }
   s.slowWindows = 0
-  if (s.peakInFlight < allowed(s)) return { kind: "hold" }
+  if (probeFrom !== undefined) forgetUnproven(s, kinds)
+  if (probeFrom !== undefined && queued !== undefined) {
+    // The probe's answers were much faster than the new kind's earlier ones: those had queued. Stay down, and probe
+    // below until a halving no longer speeds the kind up.
+    s.troubleAt = probeFrom
+    s.slowStart = false
+    startProbe(s)
+    return { kind: "latency", before: Math.floor(probeFrom), ...queued }
+  }
+  if (probeFrom !== undefined) {
+    s.limit = probeFrom
+    return { kind: "hold" }
+  }
+  if (unproven(s, kinds).length > 0) {
+    startProbe(s)
+    return { kind: "probe" }
+  }
+  // A window of new kinds says nothing of a queue, except at the start, where none of ours could have formed.
+  if ((judged === undefined && !atStart) || s.peakInFlight < allowed(s)) return { kind: "hold" }
   increase(s)
   return { kind: "increase" }
 }

@@ -54,9 +54,11 @@ describe("the store client finds the pace the store sustains", () => {
       expect(seen.length).toBeGreaterThan(60)
       // The sync asks for less at the start and as walks end: the busiest tenth of the run shows where the limit sat.
       // A client that does not back off sits at its ceiling of 16. Only the upper side is checked here: a loaded
-      // machine's own delays read as the store's, which only ever lower the limit, so the check cannot fail from
-      // load, while a lower bound (the old 3–7 band) could. Where the limit settles (near the knee, 3.5–5 in
-      // flight) is test/unit/adaptive-limit.test.ts's, on the TestClock, where no wall-clock delay enters.
+      // machine's own delays read as the store's and lower the limit, while a lower bound (the old 3–7 band) could
+      // fail from load. Load once raised it too (16 in one CI run): a new kind of request first met behind a queue,
+      // or one kind's fast answers hiding another's slow ones, vouched for more (concurrency-control.ts now guards
+      // both). Where the limit settles (near the knee, 3.5–5 in flight) is test/unit/adaptive-limit.test.ts's, on the
+      // TestClock, where no wall-clock delay enters.
       const p90 = [...seen].sort((a, b) => a - b)[Math.floor(seen.length * 0.9)]!
       expect(p90).toBeLessThanOrEqual(7)
     }, { orders: 2400, customers: 100 })

@@ -100,7 +100,9 @@ describe("shopsync worker: registered stores on a cluster of workers", () => {
     // A sync on demand goes to the worker holding the store and prints its run.
     const onDemand = await runCli(["stores", "sync", "shop1"], env)
     expect(onDemand.code, onDemand.stderr).toBe(0)
-    expect(onDemand.stderr).toContain("through the cluster (3 workers running)")
+    // Running: a heartbeat within 15 s and healthy. On a loaded machine the health check may mark a busy worker
+    // unhealthy for a moment (CI once counted 2): what is checked here is that the sync went through the cluster.
+    expect(onDemand.stderr).toMatch(/through the cluster \([23] workers running\)/)
     expect(onDemand.stdout).toMatch(/ran on worker 127\.0\.0\.1:\d+/)
     expect(onDemand.stdout).toMatch(/orders\s+\d+/)
     expect(workers.map((w) => w.address)).toContain(await runnerOf("shop1"))

@@ -13,11 +13,15 @@ interface Start {
   readonly inFlight: number
 }
 
-/** Requests sent `concurrency` at a time, of one kind (default ""); phases run one after another. */
+/**
+ * Requests sent `concurrency` at a time, of one kind (default "") or the kind of the phase's i-th; the phases of a lane
+ * (default 0) run one after another, lanes side by side.
+ */
 interface Demand {
   readonly count: number
   readonly concurrency: number
-  readonly kind?: string
+  readonly kind?: string | ((i: number) => string)
+  readonly lane?: number
 }
 
 /**
@@ -41,8 +45,12 @@ const drive = (options: Partial<AdaptiveLimitOptions>, serve: Serve, demand: num
       return answer
     })
     const phases = typeof demand === "number" ? [{ count: demand, concurrency: 32 }] : demand
-    const fiber = yield* Effect.fork(Effect.forEach(phases, ({ concurrency, count, kind = "" }) =>
-      Effect.forEach(Array.from({ length: count }), () => limit.run(exchange(kind), kind), { concurrency, discard: true }), { discard: true }))
+    const lanes = [...new Set(phases.map((p) => p.lane ?? 0))].map((lane) => phases.filter((p) => (p.lane ?? 0) === lane))
+    const fiber = yield* Effect.fork(Effect.forEach(lanes, (lane) => Effect.forEach(lane, ({ concurrency, count, kind = "" }) =>
+      Effect.forEach(Array.from({ length: count }), (_, i) => {
+        const k = typeof kind === "string" ? kind : kind(i)
+        return limit.run(exchange(k), k)
+      }, { concurrency, discard: true }), { discard: true }), { concurrency: "unbounded", discard: true }))
     for (let t = 0; t < forMs; t += stepMs) yield* TestClock.adjust(stepMs)
     yield* Fiber.interrupt(fiber)
     return { starts, summary: yield* limit.summary }
@@ -102,6 +110,42 @@ describe("adaptive limit", () => {
       expect(logs).toEqual([])
       expect(peak(starts, 2_000)).toBe(16)
       expect(summary.backoffs).toBe(0)
+    }))
+
+  it.effect("does not take a new kind's first answers, which may have queued, for its best: it probes below them", () =>
+    Effect.gen(function*() {
+      // Listings of one row answered at once however many are in flight (the limit climbs to its ceiling on them),
+      // then, while 16 are in flight, pages against a knee at 4: the first pages take 1.3 s, which a first best would
+      // keep, reading 16 in flight as no queue for good.
+      const shop = (_: number, inFlight: number, kind: string) =>
+        ({ latencyMs: kind === "one row" ? 60 : 100 + 100 * Math.max(0, inFlight - 4), answer: ok })
+      const demand = [{ count: 500, concurrency: 32, kind: (i: number) => (i < 120 ? "one row" : "page") }]
+      const logs: string[] = []
+      const { starts, summary } = yield* drive({}, shop, demand, 20_000, 25).pipe(Effect.provide(capture(logs)))
+      const firstPage = starts[120]!.at
+      expect(peak(starts, 0, firstPage)).toBe(16)
+      const late = starts.filter((s) => s.at > firstPage + 5_000).map((s) => s.inFlight)
+      expect(late.length).toBeGreaterThan(50)
+      expect(late.reduce((a, b) => a + b, 0) / late.length).toBeLessThanOrEqual(5.5)
+      expect(summary.concurrency).toBeLessThanOrEqual(6)
+      expect(logs.some((l) => /answers slowed to 1\d{3} ms/.test(l))).toBe(true)
+    }))
+
+  it.effect("backs off when one kind's answers show a queue, though another kind, whose best was slow, fills the windows", () =>
+    Effect.gen(function*() {
+      // Against a knee at 4: a walk, two at a time, and pages as many as allowed, whose first answers took 600 ms (a
+      // cold cache). Measured against that best, the pages at 8 in flight (500 ms) look fine and are most of each
+      // window; the walk's answers show the queue.
+      let pages = 0
+      const shop = (_: number, inFlight: number, kind: string) => {
+        const cold = kind === "page" && ++pages <= 4
+        return { latencyMs: cold ? 600 : 100 + 100 * Math.max(0, inFlight - 4), answer: ok }
+      }
+      const demand = [{ count: 4, concurrency: 2, kind: "page" }, { count: 2000, concurrency: 32, kind: "page" },
+        { count: 2000, concurrency: 2, kind: "walk", lane: 1 }]
+      const { starts } = yield* drive({}, shop, demand, 8_000, 25)
+      const late = starts.filter((s) => s.at > 3_000).map((s) => s.inFlight)
+      expect(late.reduce((a, b) => a + b, 0) / late.length).toBeLessThanOrEqual(5.5)
     }))
 
   it.effect("raises the limit only when requests filled it: a quiet start does not let a busy phase start at the ceiling", () =>
