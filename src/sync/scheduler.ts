@@ -1,11 +1,11 @@
-import { Clock, Deferred, Effect, Either, Option, Ref } from "effect"
+import { Cause, Clock, Deferred, Effect, Either, Exit, Option, Ref } from "effect"
 import { StoreClient } from "../store-client/client.js"
 import { CATALOGUE, STREAMS, type StreamName } from "./catalogue.js"
 import { type Counts, type Outputs, Progress, type RunContext, type StreamError, type StreamIO, type SyncRequest } from "./context.js"
 import { errorText, NOT_DUE, type StreamResult, unavailableReason } from "./errors.js"
 import { retryInRun } from "../warehouse/lease.js"
 import { streamSpan } from "./spans.js"
-import { type Standing, SyncState } from "./state.js"
+import { type Standing, type StreamOutcome, SyncState } from "./state.js"
 
 type Ended = Readonly<Record<StreamName, Deferred.Deferred<void>>>
 
@@ -50,7 +50,7 @@ export const makeScheduler = (ctx: RunContext, request: SyncRequest, addRows: (n
       return standing === undefined ? undefined : skipping(ctx, request, name, standing)
     }
 
-    const runOne = (name: StreamName) =>
+    const runOne = (name: StreamName, outcomes: Ref.Ref<ReadonlyArray<StreamOutcome>>) =>
       Effect.gen(function*() {
         const skip = skipped(name)
         if (skip) return yield* Effect.as(progress.streamDone(skip), skip)
@@ -61,26 +61,36 @@ export const makeScheduler = (ctx: RunContext, request: SyncRequest, addRows: (n
         const error = Either.isLeft(outcome) && !unavailable ? failureText(name, outcome.left) : undefined
         const counts = Either.isRight(outcome) ? outcome.right : { rows: 0, deleted: 0 }
         // An unavailable stream did not succeed: its last success stays that of the last time it was served.
-        yield* state.finished(name, counts.rows, error ?? (unavailable ? `unavailable: ${unavailable}` : null),
-          unavailable ? { unavailable: { reason: unavailable, checkedAt: ctx.upper } } : Either.isRight(outcome) ? { served: ctx.upper } : {})
+        yield* Ref.update(outcomes, (all) => [...all, {
+          stream: name, rows: counts.rows, error: error ?? (unavailable ? `unavailable: ${unavailable}` : null),
+          ...(unavailable ? { unavailable: { reason: unavailable, checkedAt: ctx.upper } } : Either.isRight(outcome) ? { served: ctx.upper } : {})
+        }])
         yield* addRows(counts.rows)
         const result: StreamResult = { stream: name, ...counts, seconds: ((yield* Clock.currentTimeMillis) - t0) / 1000, ...(error ? { error } : {}), ...(unavailable ? { unavailable } : {}) }
         yield* progress.streamDone(result)
         return result
       }).pipe(streamSpan(name))
     // A stream starts once those it runs after have ended; the other resources then wait for a slot too.
-    const schedule = (name: StreamName) =>
+    const schedule = (name: StreamName, outcomes: Ref.Ref<ReadonlyArray<StreamOutcome>>) =>
       Effect.forEach(CATALOGUE[name].after, (before) => Deferred.await(ended[before]), { discard: true }).pipe(
-        Effect.zipRight(CATALOGUE[name].sales ? runOne(name) : slots.withPermits(1)(runOne(name))),
+        Effect.zipRight(CATALOGUE[name].sales ? runOne(name, outcomes) : slots.withPermits(1)(runOne(name, outcomes))),
         Effect.ensuring(Deferred.succeed(ended[name], undefined))
       )
 
-    // The phase's streams that will run are marked started together, in one write under the phase's lease.
+    // The phase's streams that will run are marked started together, in one write under the phase's lease, and
+    // their outcomes recorded together as the phase ends (a no-change sync ran ten writes for them before). A phase
+    // that fails still records the outcomes of the streams that ended (its own failure is the one reported); one that
+    // is stopped writes nothing more, and its streams keep their last outcome (their checkpoints are written).
     return (names: ReadonlyArray<StreamName>) =>
-      Effect.zipRight(
-        state.started(names.filter((name) => skipped(name) === undefined), ctx.runId),
-        Effect.forEach(names, schedule, { concurrency: "unbounded" })
-      )
+      Effect.gen(function*() {
+        yield* state.started(names.filter((name) => skipped(name) === undefined), ctx.runId)
+        const outcomes = yield* Ref.make<ReadonlyArray<StreamOutcome>>([])
+        const record = Effect.flatMap(Ref.getAndSet(outcomes, []), state.finished)
+        return yield* Effect.forEach(names, (name) => schedule(name, outcomes), { concurrency: "unbounded" }).pipe(
+          Effect.onExit((exit) => (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause) ? Effect.ignore(record) : Effect.void)),
+          Effect.tap(() => record)
+        )
+      })
   })
 
 /** Why a stream failed; one the user named that the store does not serve says so. */

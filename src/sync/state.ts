@@ -35,6 +35,15 @@ export interface PassToRun {
 export const Unavailable = Schema.Struct({ reason: Schema.String, checkedAt: Schema.Number })
 export type Unavailable = typeof Unavailable.Type
 
+/** How a stream's run ended: `served` (the store's clock) when it ran to the end, `unavailable` when not served. */
+export interface StreamOutcome {
+  readonly stream: string
+  readonly rows: number
+  readonly error: string | null
+  readonly served?: number
+  readonly unavailable?: Unavailable
+}
+
 export interface Standing {
   /** When the stream last ran to the end, by the store's clock (epoch second), if ever. */
   readonly refreshedAt: number | undefined
@@ -156,17 +165,23 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
           SELECT ${storeId}, stream, ${runId}, now() FROM unnest(${streams}::text[]) AS stream WHERE ${proved}
           ON CONFLICT (store_id, stream) DO UPDATE SET last_run_id = EXCLUDED.last_run_id, last_started_at = EXCLUDED.last_started_at`.pipe(Effect.asVoid)),
       /**
-       * The outcome of a stream's run (after `started`), in one write: its rows, its error (null on success), and what
-       * it showed of the store: served (ran to the end as of `served`, the store's clock: refreshed then, no longer
-       * unavailable) or not serving the stream to this key (`unavailable`: why, and when that was seen).
+       * The outcomes of streams' runs (after `started`), in one write: each one's rows, its error (null on success),
+       * and what it showed of the store: served (ran to the end as of `served`, the store's clock: refreshed then, no
+       * longer unavailable) or not serving the stream to this key (`unavailable`: why, and when that was seen).
        */
-      finished: (stream: string, rows: number, error: string | null, seen: { readonly served?: number; readonly unavailable?: Unavailable } = {}): Effect.Effect<void, SqlError> => {
-        const patch = seen.unavailable ? { unavailable: seen.unavailable } : seen.served !== undefined ? { refreshedAt: seen.served } : {}
-        return writeOf(stream)((proved) => sql`UPDATE sync.state SET last_rows = ${rows}, last_error = ${error},
-              last_success_at = CASE WHEN ${error}::text IS NULL THEN now() ELSE last_success_at END,
-              details = (CASE WHEN ${seen.served !== undefined} THEN details - 'unavailable' ELSE details END) || ${JSON.stringify(patch)}::jsonb,
-              updated_at = now()
-            WHERE store_id = ${storeId} AND stream = ${stream} AND ${proved}`.pipe(Effect.asVoid))
+      finished: (outcomes: ReadonlyArray<StreamOutcome>): Effect.Effect<void, SqlError> => {
+        if (outcomes.length === 0) return Effect.void
+        const patch = (o: StreamOutcome) =>
+          JSON.stringify(o.unavailable ? { unavailable: o.unavailable } : o.served !== undefined ? { refreshedAt: o.served } : {})
+        return Effect.zipRight(Effect.sync(() => outcomes.forEach((o) => found?.written.add(o.stream))), write((proved) => sql`
+          UPDATE sync.state s SET last_rows = f.rows, last_error = f.error,
+                 last_success_at = CASE WHEN f.error IS NULL THEN now() ELSE s.last_success_at END,
+                 details = (CASE WHEN f.served THEN s.details - 'unavailable' ELSE s.details END) || f.patch,
+                 updated_at = now()
+          FROM unnest(${outcomes.map((o) => o.stream)}::text[], ${outcomes.map((o) => o.rows)}::bigint[],
+                      ${outcomes.map((o) => o.error)}::text[], ${outcomes.map((o) => o.served !== undefined)}::boolean[],
+                      ${outcomes.map(patch)}::jsonb[]) AS f(stream, rows, error, served, patch)
+          WHERE s.store_id = ${storeId} AND s.stream = f.stream AND ${proved}`.pipe(Effect.asVoid)))
       },
       /** Whether a full pass of `stream` is due at `upper`: never done, or `hours` ago (0: every run). */
       fullPassDue: (stream: string, hours: number, upper: number): Effect.Effect<boolean, SqlError> => Effect.map(read(stream), (state) => passDue(state, hours, upper)),

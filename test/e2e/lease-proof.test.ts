@@ -42,7 +42,7 @@ describe("the lease's proof in every write of a run", () => {
   /** Each kind of write of a run: one statement each, and a transaction of two. */
   const writes: ReadonlyArray<[string, Effect.Effect<unknown, unknown, SyncState | Scopes | SqlClient.SqlClient>]> = [
     ["started", Effect.flatMap(SyncState, (s) => s.started(["orders", "refunds"], run))],
-    ["finished", Effect.flatMap(SyncState, (s) => s.finished("orders", 3, null, { served: 1_700_000_000 }))],
+    ["finished", Effect.flatMap(SyncState, (s) => s.finished([{ stream: "orders", rows: 3, error: null, served: 1_700_000_000 }]))],
     ["checkpoint", Effect.flatMap(SyncState, (s) => s.checkpoint("orders", { at: 1_700_000_000, id: 7 }, 3))],
     ["pass progress", Effect.flatMap(SyncState, (s) => s.savePassProgress("order_notes", { startedAt: 1_700_000_000, after: "5", at: 1_700_000_000 }))],
     ["report days", Effect.flatMap(SyncState, (s) => s.reportDaysDone("2026-01-01", "2026-01-31"))],

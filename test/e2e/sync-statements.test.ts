@@ -42,13 +42,19 @@ describe("the statements of an incremental sync", () => {
     expect(count(/^SELECT stream, details FROM sync\.state/)).toBe(1)
   })
 
-  it("writes a stream's outcome as one statement proving the lease, outside any transaction of its own", () => {
-    const finished = statements.flatMap((s, i) => (/^UPDATE sync\.state SET last_rows/.test(s) ? [i] : []))
-    expect(finished.length).toBeGreaterThan(5)
+  it("writes the streams' outcomes as one statement a phase (sales, then the rest), proving the lease, outside any transaction of its own", async () => {
+    const finished = statements.flatMap((s, i) => (/^ ?UPDATE sync\.state s SET last_rows/.test(s) ? [i] : []))
+    expect(finished.length).toBe(2)
     for (const i of finished) {
       expect(statements[i]).toContain("sync.prove_lease")
       expect(statements[i - 1]).not.toBe("BEGIN")
     }
+    // Every stream this run started has its outcome.
+    const [run] = await h.rows<{ id: number }>("SELECT max(id)::int AS id FROM sync.runs")
+    const states = await h.rows<{ stream: string; done: boolean }>(
+      "SELECT stream, last_success_at >= last_started_at AND last_error IS NULL AS done FROM sync.state WHERE last_run_id = $1", [run!.id])
+    expect(states.length).toBeGreaterThan(5)
+    expect(states.filter((s) => !s.done)).toEqual([])
   })
 
   it("looks into the quarantine once per stream that loads documents when it holds nothing", () => {
