@@ -1,9 +1,9 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Effect, Schema } from "effect"
+import { Effect, FiberRef, Option, Schema } from "effect"
 import { CurrentStore } from "./current-store.js"
-import { fenced } from "./lease.js"
-import { makeQuarantineRepo } from "./quarantine.js"
+import { currentGuard, fenced } from "./lease.js"
+import { type HeldKey, makeQuarantineRepo } from "./quarantine.js"
 import { idOf, type Rejected, rejectedDoc, type Resource } from "./screen.js"
 import { isRefusal, refusalText } from "./sql-error.js"
 import { sqlFile } from "./sql-files.js"
@@ -99,11 +99,25 @@ export class Loader extends Effect.Service<Loader>()("shopsync/Loader", {
         })
       )
 
-    // The ids each resource holds in quarantine, read once per run (by the stream's start, or its first page): a page
-    // releases ids only when it loads one of them.
+    // Each resource's first look at its quarantine in a run (its stream's start, or its first page) is served by one
+    // read of the store's whole quarantine, taken by the run's first look and shared by every resource (four
+    // statements a sync before); a later look (a stream's retry of its documents, at its end) reads the table again.
+    // Outside a run, every look reads the table.
+    let whole: { readonly run: number; readonly byStream: ReadonlyMap<string, ReadonlyArray<HeldKey>>; readonly looked: Set<LoadKind> } | undefined
+    const reading = yield* Effect.makeSemaphore(1)
+    const wholeOf = (run: number) =>
+      reading.withPermits(1)(Effect.suspend(() =>
+        whole?.run === run ? Effect.succeed(whole) : Effect.map(quarantine.heldByStream, (byStream) => (whole = { run, byStream, looked: new Set() }))))
+    const look = (kind: LoadKind) =>
+      Effect.flatMap(FiberRef.get(currentGuard), (guard) =>
+        Option.isNone(guard) ? quarantine.held(kind) : Effect.flatMap(wholeOf(guard.value.token), (taken) =>
+          taken.looked.has(kind)
+            ? quarantine.held(kind)
+            : Effect.sync(() => (taken.looked.add(kind), taken.byStream.get(kind) ?? []))))
+    // The ids each resource holds in quarantine, read once: a page releases ids only when it loads one of them.
     const heldIds = new Map<LoadKind, Set<string>>()
     const held = (kind: LoadKind) =>
-      Effect.tap(quarantine.held(kind), (rows) => {
+      Effect.tap(look(kind), (rows) => {
         if (!heldIds.has(kind)) heldIds.set(kind, new Set(rows.map((r) => r.id)))
       })
     const heldOf = (kind: LoadKind) => {

@@ -20,6 +20,7 @@ export const HeldKey = Schema.Struct({ id: Schema.String, path: Schema.NullOr(Sc
 export type HeldKey = typeof HeldKey.Type
 
 const CleanedCount = Schema.Struct({ stream: Schema.String, documents: Schema.Number })
+const StreamKey = Schema.Struct({ stream: Schema.String, id: Schema.String, path: Schema.NullOr(Schema.String) })
 
 /** The repository of store.quarantine and store.cleaned (migration 008) for one store. */
 export interface QuarantineRepo {
@@ -29,6 +30,8 @@ export interface QuarantineRepo {
   readonly release: (stream: string, ids: ReadonlyArray<string>) => Effect.Effect<void, SqlError>
   /** The stream's quarantined documents. */
   readonly held: (stream: string) => Effect.Effect<ReadonlyArray<HeldKey>, SqlError>
+  /** Every stream's quarantined documents, in one statement. */
+  readonly heldByStream: Effect.Effect<ReadonlyMap<string, ReadonlyArray<HeldKey>>, SqlError>
   /** Notes that these documents were stored without their NUL characters. */
   readonly noteCleaned: (stream: string, ids: ReadonlyArray<string>) => Effect.Effect<void, SqlError>
   /** Every quarantined document of the store by stream, oldest first; reasons on one line, cut at 120 characters. */
@@ -70,6 +73,14 @@ export const makeQuarantineRepo = (sql: SqlClient.SqlClient, storeId: string): Q
         ? Effect.void
         : sql`DELETE FROM store.quarantine WHERE store_id = ${storeId} AND stream = ${stream} AND id = ANY(${ids}::text[])`.pipe(Effect.asVoid),
     held: (stream) => sql`SELECT id, path FROM store.quarantine WHERE store_id = ${storeId} AND stream = ${stream} ORDER BY first_seen, id`.pipe(decode(HeldKey)),
+    heldByStream: sql`SELECT stream, id, path FROM store.quarantine WHERE store_id = ${storeId} ORDER BY stream, first_seen, id`.pipe(
+      decode(StreamKey),
+      Effect.map((rows) => {
+        const byStream = new Map<string, Array<HeldKey>>()
+        for (const { stream, id, path } of rows) byStream.set(stream, [...(byStream.get(stream) ?? []), { id, path }])
+        return byStream
+      })
+    ),
     noteCleaned,
     list: sql`
       SELECT stream, id, kind, left(regexp_replace(reason, '[[:space:]]+', ' ', 'g'), 120) AS reason, attempts,
