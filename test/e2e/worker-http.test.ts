@@ -158,12 +158,19 @@ describe("shopsync worker serves every registered store's webhooks, health, metr
       return await scans() - before
     }
     await new Promise((resolve) => setTimeout(resolve, 2_500))
-    const idle = await window(async () => {})
-    const flooded = await window(async () => {
-      for (let i = 0; i < 100; i++) expect((await post(`nobody-${randomBytes(6).toString("hex")}`)).status).toBe(401)
-    })
-    // At most one read of the whole registry per 10 s, where one per id would be 100.
-    expect(flooded - idle, `${flooded} scans flooded, ${idle} idle`).toBeLessThanOrEqual(2)
+    // At most one read of the whole registry per 10 s, where one per id would be 100. A sync or a delivery's apply
+    // landing in one window and not the other moves the difference by a few (CI once saw 7 against 1): the best of
+    // three pairs of windows is compared, which a read per id would still fail by far.
+    const pairs: Array<{ flooded: number; idle: number }> = []
+    for (let attempt = 0; attempt < 3 && !pairs.some((p) => p.flooded - p.idle <= 2); attempt++) {
+      const idle = await window(async () => {})
+      const flooded = await window(async () => {
+        for (let i = 0; i < 100; i++) expect((await post(`nobody-${randomBytes(6).toString("hex")}`)).status).toBe(401)
+      })
+      pairs.push({ flooded, idle })
+    }
+    const best = Math.min(...pairs.map((p) => p.flooded - p.idle))
+    expect(best, `scans flooded/idle: ${pairs.map((p) => `${p.flooded}/${p.idle}`).join(", ")}`).toBeLessThanOrEqual(2)
   })
 
   it("stores a delivery re-sent with new delivery ids once (the same body for the same store)", async () => {
