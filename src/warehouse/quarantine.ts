@@ -77,7 +77,11 @@ export const makeQuarantineRepo = (sql: SqlClient.SqlClient, storeId: string): Q
       decode(StreamKey),
       Effect.map((rows) => {
         const byStream = new Map<string, Array<HeldKey>>()
-        for (const { stream, id, path } of rows) byStream.set(stream, [...(byStream.get(stream) ?? []), { id, path }])
+        for (const { stream, id, path } of rows) {
+          const held = byStream.get(stream) ?? []
+          held.push({ id, path })
+          byStream.set(stream, held)
+        }
         return byStream
       })
     ),
