@@ -152,7 +152,8 @@ const windowLatency = (s: ControlState, kinds: ReadonlyMap<string, ReadonlyArray
     s.baselines.set(kind, { ms: baselineMs, proven: true })
     const ratios = latencies.map((l) => (l.ms - CONTROL.slackMs) / baselineMs)
     for (const ratio of ratios) all.push({ ratio, baselineMs })
-    if (ratios.length >= 2 && median(ratios) > (worst?.ratio ?? 0)) worst = { ratio: median(ratios), baselineMs }
+    const kindRatio = median(ratios)
+    if (ratios.length >= 2 && kindRatio > (worst?.ratio ?? 0)) worst = { ratio: kindRatio, baselineMs }
   }
   if (all.length === 0) return undefined
   const overall = { ratio: median(all.map((m) => m.ratio)), baselineMs: median(all.map((m) => m.baselineMs)) }
@@ -183,8 +184,8 @@ const learnNewKinds = (s: ControlState, kinds: ReadonlyMap<string, ReadonlyArray
   return queued
 }
 
-/** Kinds of this window whose best is not proven yet. */
-const unproven = (s: ControlState, kinds: ReadonlyMap<string, unknown>) => [...kinds.keys()].filter((k) => s.baselines.get(k)?.proven === false)
+/** Whether a kind of this window has a best not proven yet. */
+const hasUnproven = (s: ControlState, kinds: ReadonlyMap<string, unknown>) => [...kinds.keys()].some((k) => s.baselines.get(k)?.proven === false)
 
 /** A probe's end: unproven kinds it did not see are measured afresh when they come back (probing then). */
 const forgetUnproven = (s: ControlState, kinds: ReadonlyMap<string, unknown>) => {
@@ -230,7 +231,7 @@ const decide = (s: ControlState): Decision => {
     s.limit = probeFrom
     return { kind: "hold" }
   }
-  if (unproven(s, kinds).length > 0) {
+  if (hasUnproven(s, kinds)) {
     startProbe(s)
     return { kind: "probe" }
   }

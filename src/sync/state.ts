@@ -129,9 +129,9 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
       Effect.flatMap(FiberRef.get(currentGuard), (guard) =>
         Option.isNone(guard) ? readRow(stream) : Effect.flatMap(snapshot(guard.value.token), (taken) =>
           taken.written.has(stream) ? readRow(stream) : Effect.succeed(taken.states.get(stream) ?? toState([]))))
-    /** A write of `stream`'s row: the run's later reads of it go to the table. */
-    const writeOf = (stream: string) => <A, E, R>(statement: (proved: Fragment) => Effect.Effect<A, E, R>) =>
-      Effect.zipRight(Effect.sync(() => found?.written.add(stream)), write(statement))
+    /** A write of the rows of `streams`: the run's later reads of them go to the table. */
+    const writeOf = (...streams: ReadonlyArray<string>) => <A, E, R>(statement: (proved: Fragment) => Effect.Effect<A, E, R>) =>
+      Effect.zipRight(Effect.sync(() => streams.forEach((stream) => found?.written.add(stream))), write(statement))
     /** The run wrote streams by a pattern: every later read goes to the table, through a new snapshot. */
     const wroteMany = Effect.sync(() => (found = undefined))
     const lock = (stream: string): Effect.Effect<StreamState, SqlError> =>
@@ -173,7 +173,7 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
         if (outcomes.length === 0) return Effect.void
         const patch = (o: StreamOutcome) =>
           JSON.stringify(o.unavailable ? { unavailable: o.unavailable } : o.served !== undefined ? { refreshedAt: o.served } : {})
-        return Effect.zipRight(Effect.sync(() => outcomes.forEach((o) => found?.written.add(o.stream))), write((proved) => sql`
+        return writeOf(...outcomes.map((o) => o.stream))((proved) => sql`
           UPDATE sync.state s SET last_rows = f.rows, last_error = f.error,
                  last_success_at = CASE WHEN f.error IS NULL THEN now() ELSE s.last_success_at END,
                  details = (CASE WHEN f.served THEN s.details - 'unavailable' ELSE s.details END) || f.patch,
@@ -181,7 +181,7 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
           FROM unnest(${outcomes.map((o) => o.stream)}::text[], ${outcomes.map((o) => o.rows)}::bigint[],
                       ${outcomes.map((o) => o.error)}::text[], ${outcomes.map((o) => o.served !== undefined)}::boolean[],
                       ${outcomes.map(patch)}::jsonb[]) AS f(stream, rows, error, served, patch)
-          WHERE s.store_id = ${storeId} AND s.stream = f.stream AND ${proved}`.pipe(Effect.asVoid)))
+          WHERE s.store_id = ${storeId} AND s.stream = f.stream AND ${proved}`.pipe(Effect.asVoid))
       },
       /** Whether a full pass of `stream` is due at `upper`: never done, or `hours` ago (0: every run). */
       fullPassDue: (stream: string, hours: number, upper: number): Effect.Effect<boolean, SqlError> => Effect.map(read(stream), (state) => passDue(state, hours, upper)),
