@@ -15,9 +15,12 @@
  *
  * A kind first seen above the starting limit may have met a queue already, so its first best proves nothing (the
  * limit once doubled from 8 to 16 on a window of two such kinds, 573 ms "best", against a store whose knee was 4).
- * That window is a probe instead: the limit halves for one window, which measures the new kinds where nothing queues.
- * Answers about as fast as the kind's first ones restore the limit; much faster ones mean the first had queued: the
- * limit stays halved (a back-off like any other) and probes below again, until a halving no longer speeds them up.
+ * Once such a kind has been answered twice, its window is a probe: the limit halves for one window, which measures
+ * the new kinds where nothing queues. Answers about as fast as the kind's first ones restore the limit; much faster
+ * ones mean the first had queued: the limit stays halved (a back-off like any other) and probes below again, until a
+ * halving no longer speeds them up. A kind answered once so far (a sync's head, its one page, a count) is neither
+ * probed nor judged, and its window raises nothing: a probe per such kind cost each sync against a store answering in
+ * 250 ms a round trip at half pace per kind.
  */
 
 /** Tunings, with why. */
@@ -63,6 +66,8 @@ export interface ControlState {
 interface Baseline {
   readonly ms: number
   readonly proven: boolean
+  /** Answers counted while unproven. */
+  readonly answers: number
 }
 
 export const initialControl = (start: number, ceiling: number): ControlState => ({
@@ -149,7 +154,7 @@ const windowLatency = (s: ControlState, kinds: ReadonlyMap<string, ReadonlyArray
     const best = s.baselines.get(kind)
     if (best?.proven !== true) continue
     const baselineMs = Math.min(medianMs(latencies), best.ms * CONTROL.baselineDrift)
-    s.baselines.set(kind, { ms: baselineMs, proven: true })
+    s.baselines.set(kind, { ms: baselineMs, proven: true, answers: 0 })
     const ratios = latencies.map((l) => (l.ms - CONTROL.slackMs) / baselineMs)
     for (const ratio of ratios) all.push({ ratio, baselineMs })
     const kindRatio = median(ratios)
@@ -179,13 +184,26 @@ const learnNewKinds = (s: ControlState, kinds: ReadonlyMap<string, ReadonlyArray
     const m = medianMs(latencies)
     const faster = proving && best !== undefined && best.ms - CONTROL.slackMs > CONTROL.tolerance * m
     if (faster) queued ??= { latencyMs: best.ms, baselineMs: m }
-    s.baselines.set(kind, { ms: Math.min(m, best?.ms ?? m), proven: proving && !faster })
+    s.baselines.set(kind, { ms: Math.min(m, best?.ms ?? m), proven: proving && !faster, answers: (best?.answers ?? 0) + latencies.length })
   }
   return queued
 }
 
-/** Whether a kind of this window has a best not proven yet. */
-const hasUnproven = (s: ControlState, kinds: ReadonlyMap<string, unknown>) => [...kinds.keys()].some((k) => s.baselines.get(k)?.proven === false)
+/**
+ * The unproven kinds of this window: "recurring" when one has been answered twice or more (its window is a probe),
+ * "once" when all were answered once so far. A kind met once (a stream's head, its one page, a count) is not probed:
+ * that would halve the pace for a round trip per kind. But its answer may hide a queue, so its window raises nothing.
+ */
+const unproven = (s: ControlState, kinds: ReadonlyMap<string, unknown>): "none" | "once" | "recurring" => {
+  let found: "none" | "once" = "none"
+  for (const kind of kinds.keys()) {
+    const best = s.baselines.get(kind)
+    if (best?.proven !== false) continue
+    if (best.answers >= 2) return "recurring"
+    found = "once"
+  }
+  return found
+}
 
 /** A probe's end: unproven kinds it did not see are measured afresh when they come back (probing then). */
 const forgetUnproven = (s: ControlState, kinds: ReadonlyMap<string, unknown>) => {
@@ -231,12 +249,13 @@ const decide = (s: ControlState): Decision => {
     s.limit = probeFrom
     return { kind: "hold" }
   }
-  if (hasUnproven(s, kinds)) {
+  const fresh = unproven(s, kinds)
+  if (fresh === "recurring") {
     startProbe(s)
     return { kind: "probe" }
   }
   // A window of new kinds says nothing of a queue, except at the start, where none of ours could have formed.
-  if ((judged === undefined && !atStart) || s.peakInFlight < allowed(s)) return { kind: "hold" }
+  if ((judged === undefined && !atStart) || fresh === "once" || s.peakInFlight < allowed(s)) return { kind: "hold" }
   increase(s)
   return { kind: "increase" }
 }
