@@ -3,6 +3,10 @@
 
 const QUARTER_HOUR = 900
 
+/** Seconds in a day and an hour of UTC (a local day may be 23 or 25 hours: SiteTime says). */
+export const DAY = 86400
+export const HOUR = 3600
+
 /** `YYYY-MM-DDTHH:MM:SS` of epoch (or wall) seconds, no offset suffix. */
 export const formatSeconds = (seconds: number): string => new Date(seconds * 1000).toISOString().slice(0, 19)
 

@@ -7,8 +7,7 @@ import { orderKeyOf } from "../orders/order-json.ts"
 import { siteOf } from "../products/product-json.ts"
 import { type Json, type RenderContext, datePair } from "../rest/render.ts"
 import type { StoreState } from "../state.ts"
-
-const DAY = 86400
+import { DAY } from "../dates.ts"
 
 const GRANTED: ReadonlySet<string> = new Set(["processing", "completed"])
 

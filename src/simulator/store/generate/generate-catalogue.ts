@@ -2,9 +2,7 @@
 import type { Rng } from "../../http/prng.ts"
 import type { CustomerRecord, ProductAttribute, ProductRecord, VariationRecord } from "../model.ts"
 import { personFor } from "../people.ts"
-
-const DAY = 86400
-const HOUR = 3600
+import { DAY, HOUR } from "../dates.ts"
 
 const ADJECTIVES = ["Classic", "Organic", "Vintage", "Slim", "Everyday", "Premium", "Recycled", "Rugged", "Cozy", "Minimal", "Bold", "Soft"]
 const NOUNS: ReadonlyArray<[noun: string, category: number, sized: boolean]> = [

@@ -7,10 +7,10 @@ import type { CustomerRecord, OrderRecord, ProductRecord } from "../model.ts"
 import type { NoteRecord } from "../orders/note-store.ts"
 import { personFor } from "../people.ts"
 import type { ReviewRecord, ReviewStatus } from "../products/review-store.ts"
+import { DAY } from "../dates.ts"
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
-const DAY = 86400
 const GUEST_REVIEWERS = 2_000_000
 
 const TEXTS: ReadonlyArray<ReadonlyArray<string>> = [

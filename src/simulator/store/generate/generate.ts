@@ -4,7 +4,7 @@
 // "bulk edits" give whole batches of orders one shared date_modified second.
 import { createRng, type Rng } from "../../http/prng.ts"
 import { COUPONS, CURRENCIES, currencyOf, taxRateFor } from "../catalog.ts"
-import { SiteTime, parseDay } from "../dates.ts"
+import { DAY, HOUR, SiteTime, parseDay } from "../dates.ts"
 import {
   type FeeRecord,
   type OrderRecord,
@@ -51,8 +51,6 @@ export interface GenerateOptions {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 
-const DAY = 86400
-const HOUR = 3600
 const GUEST_SEEDS = 1_000_000
 
 const REASONS = ["", "", "Customer changed their mind", "Item arrived damaged", "Wrong size", "Late delivery", "Duplicate order", "Goodwill gesture"]

@@ -6,13 +6,11 @@ import { json } from "../../http/reply.ts"
 import type { Router } from "../../http/router.ts"
 import type { Handler, RequestContext } from "../app.ts"
 import { COUPONS, COUPON_TYPE_NAMES, ORDER_STATUS_NAMES } from "../catalog.ts"
-import { formatSeconds } from "../dates.ts"
+import { DAY, formatSeconds } from "../dates.ts"
 import { COUNTED_STATUSES, type OrderStatus } from "../model.ts"
 import { formatMoney } from "../money.ts"
 import { discountOf, sumOf } from "../orders/pricing.ts"
 import { links } from "../rest/render.ts"
-
-const DAY = 86400
 
 interface ReportRange {
   /** Wall seconds of the first day's midnight and of the day after the last day. */
