@@ -76,9 +76,9 @@ export class LiveRows extends Effect.Service<LiveRows>()("shopsync/LiveRows", {
         sql`SELECT extract(epoch FROM min(${sql(DATED[table])}))::bigint AS at
             FROM ${sql(`store.${table}`)} WHERE store_id = ${storeId} AND deleted_at IS NULL`.pipe(
           Effect.flatMap(Schema.decodeUnknown(Start)), Effect.orDie, Effect.map((rows) => rows[0]?.at ?? null)),
-      /** Live rows dated in [from, to) (epoch seconds). */
-      countRange: (table: DatedTable, from: number, to: number): Effect.Effect<number, SqlError> =>
-        sql`SELECT count(*)::integer AS n FROM ${inRange(table, from, to)}`.pipe(
+      /** Live rows dated in [from, to) (epoch seconds), but those of `except`. */
+      countRange: (table: DatedTable, from: number, to: number, except: ReadonlyArray<number> = []): Effect.Effect<number, SqlError> =>
+        sql`SELECT count(*)::integer AS n FROM ${inRange(table, from, to)} AND id <> ALL(${except}::bigint[])`.pipe(
           Effect.flatMap(Schema.decodeUnknown(Count)), Effect.orDie, Effect.map((rows) => rows[0]?.n ?? 0)),
       idsInRange: (table: DatedTable, from: number, to: number): Effect.Effect<ReadonlyArray<number>, SqlError> =>
         ids(sql`SELECT id FROM ${inRange(table, from, to)}`),

@@ -140,6 +140,54 @@ describe("deletions in a store with the store-wide refunds list", () => {
   })
 })
 
+describe("deletions in a busy store, whose orders change after a run's upper bound", () => {
+  const clock = manualClock(ms("2026-07-01T12:00:00Z"))
+  let h: Harness
+  let state: StoreState
+  beforeAll(async () => {
+    // A store clock 5 s ahead of what a run reads (STORE_SETTLE_SECONDS=5): a change a second before the run is past its bound.
+    h = await makeHarness({ clock, timezone: TZ, data: { seed: 43, orders: 900, start: "2026-01-05", days: 90 } }, { settleSeconds: 5 })
+    state = h.sim.state
+    await h.sync()
+  })
+  afterAll(() => h.close())
+
+  /** Orders changed a second before the sync: past its upper bound (now less 5 s), so they left their range in the store. */
+  const changeJustBeforeSync = (orders: ReadonlyArray<OrderRecord>) => {
+    clock.advance(60_000)
+    for (const o of orders) state.updateOrder(o.id, { customer_note: `changed ${o.id}` })
+    clock.advance(1_000)
+  }
+  const oldOrders = (n: number, skip = 0) => state.orders.filter((o) => o.status === "completed" && o.refundIds.length === 0).slice(skip, skip + n)
+
+  it("orders changed after the run's bound cost the check a listing of them, not a bisection", async () => {
+    changeJustBeforeSync(oldOrders(3))
+    const before = h.sim.requests.length
+    const summary = await h.sync({ streams: ["orders"] })
+    const used = h.sim.requests.slice(before).map((r) => r.url)
+    expect(summary?.streams.map((s) => [s.rows, s.deleted])).toEqual([[0, 0]])
+    // store clock 1 + 2 walks + 2 counts, then the moved ids of both listings (2) and both counts asked again (2);
+    // the bisection it replaced took 112 here (each changed order bisected down to a page, its ids listed, itself asked for).
+    expect(used.length, used.join("\n")).toBeLessThanOrEqual(9)
+  })
+
+  it("a forced deletion is still found among orders changed after the run's bound, and those orders load on the next run", async () => {
+    const [deleted, ...changed] = oldOrders(4, 3)
+    clock.advance(60_000)
+    state.forceDeleteOrder(deleted!.id)
+    changeJustBeforeSync(changed)
+    const summary = await h.sync({ streams: ["orders"] })
+    expect(summary?.streams.find((s) => s.stream === "orders")?.deleted).toBe(1)
+    const orders = await warehouseOrders(h)
+    expect(orders.get(deleted!.id)?.deleted).toBe(true)
+    expect(changed.map((o) => orders.get(o.id)?.deleted)).toEqual(changed.map(() => false))
+    clock.advance(60_000)
+    await h.sync()
+    await expectOrdersMatchStore(h)
+    expect(await h.netSales()).toEqual(h.expectedNetSales())
+  })
+})
+
 describe("a store without the store-wide refunds list (before WooCommerce 9.0)", () => {
   const clock = manualClock(ms("2026-07-01T12:00:00Z"))
   let h: Harness
