@@ -60,12 +60,10 @@ type Attempt =
  * One try: the advisory lock, then the lease. A lease whose holder may still be alive is left alone (the holder lost
  * its session and is taking its lock again, or its process just died: watched). A free lease is claimed first (the
  * holder it had, fenced out, is recorded as ended), then the run is recorded, then the lease names it: no row of a
- * run that did not get the lock, and none that overlaps its predecessor's. (The run is not recorded inside the
- * claim's transaction: its end, written from a finalizer, would run on that transaction's connection.)
+ * run that did not get the lock, and none that overlaps its predecessor's.
  */
 const attempt = (storeId: string, leases: Leases, options: LockOptions, still: Option.Option<StillHolder>) =>
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
     const parent = yield* Scope.Scope
     const token = yield* Ref.make<number | null>(null)
     const sales = yield* holdLock(storeId, SALES, leases, token, parent)
@@ -78,7 +76,7 @@ const attempt = (storeId: string, leases: Leases, options: LockOptions, still: O
         : { _tag: "Busy" }) as Attempt
     }
     const resources = yield* holdLock(storeId, RESOURCES, leases, token, parent)
-    const claimed = yield* sql.withTransaction(leases.claim([SALES, ...Option.toArray(resources).map(() => RESOURCES)], (view) => isFree(view, still)))
+    const claimed = yield* leases.claim([SALES, ...Option.toArray(resources).map(() => RESOURCES)], still)
     const both = claimed.includes(RESOURCES)
     if (!both) yield* Effect.forEach(Option.toArray(resources), (r) => r.close, { discard: true })
     if (!claimed.includes(SALES)) {

@@ -96,11 +96,13 @@ export class Runs extends Effect.Service<Runs>()("shopsync/Runs", {
     const sql = yield* SqlClient.SqlClient
     const start = (command: string, streams: ReadonlyArray<string>, alone: boolean) =>
       Effect.gen(function*() {
-        if (alone) yield* sql`UPDATE sync.runs SET status = 'failed', outcome = 'interrupted', finished_at = coalesce(finished_at, now()),
-                     error = 'interrupted: the process ended before the run finished; the next run resumed from the last checkpoint'
-                   WHERE store_id = ${storeId} AND status = 'running'`
-        const [row] = yield* sql<{ id: string }>`INSERT INTO sync.runs (store_id, command, streams)
-                                                 VALUES (${storeId}, ${command}, ${streams}::text[]) RETURNING id`
+        // One statement: the runs left running are ended (when alone) in the snapshot the new one is not part of.
+        const [row] = yield* sql<{ id: string }>`
+          WITH ended AS (
+            UPDATE sync.runs SET status = 'failed', outcome = 'interrupted', finished_at = coalesce(finished_at, now()),
+                   error = 'interrupted: the process ended before the run finished; the next run resumed from the last checkpoint'
+            WHERE store_id = ${storeId} AND status = 'running' AND ${alone}::boolean)
+          INSERT INTO sync.runs (store_id, command, streams) VALUES (${storeId}, ${command}, ${streams}::text[]) RETURNING id`
         return { id: Number(row!.id), command, started: yield* Clock.currentTimeMillis, rows: yield* Ref.make(0) }
       })
     const finish = (

@@ -123,63 +123,35 @@ export const isFree = (view: LeaseView, still: Option.Option<StillHolder>) =>
 /** One store's leases (sync.run_leases, migration 012). */
 export const makeLeases = (sql: SqlClient.SqlClient, storeId: string) => {
   const views = Schema.decodeUnknown(Schema.Array(LeaseView))
-  const select = (lock: string, forUpdate: boolean) =>
+  const select = (lock: string) =>
     sql`SELECT l.lock, l.holder, (extract(epoch FROM r.heartbeat_at) * 1000000)::bigint::text AS beat,
                extract(epoch FROM now() - r.heartbeat_at)::float8 AS age, coalesce(r.status = 'running', false) AS running
         FROM sync.run_leases l LEFT JOIN sync.runs r ON r.id = l.holder
-        WHERE l.store_id = ${storeId} AND l.lock = ${lock} ${sql.literal(forUpdate ? "FOR UPDATE OF l" : "")}`.pipe(
+        WHERE l.store_id = ${storeId} AND l.lock = ${lock}`.pipe(
       Effect.flatMap(views), Effect.orDie, Effect.map((rows) => rows[0] ?? { lock, holder: null, beat: null, age: null, running: false }))
-  /** The lease, locked until the transaction ends (its row made first if need be). */
-  const lockRow = (lock: string) =>
-    Effect.zipRight(sql`INSERT INTO sync.run_leases (store_id, lock) VALUES (${storeId}, ${lock}) ON CONFLICT DO NOTHING`, select(lock, true))
-  /**
-   * A run whose lease was taken over ended then, unless it still holds a live lease (its other resources): its row
-   * must not overlap the next run's in sync.runs, and its own end, if it comes, changes nothing.
-   */
-  const retire = (run: number) =>
-    sql`UPDATE sync.runs SET status = 'failed', outcome = 'interrupted', finished_at = now(),
-               error = 'interrupted: its heartbeat stopped before the run finished (the process ended, or lost the warehouse), so the next run ' ||
-                       'took its lock over and resumed from the last checkpoints'
-        WHERE id = ${run} AND status = 'running' AND NOT (
-          heartbeat_at > now() - make_interval(secs => ${LEASE_TTL_SECONDS}) AND EXISTS (SELECT 1 FROM sync.run_leases WHERE holder = ${run}))`
   return {
-    read: (lock: string) => select(lock, false),
+    read: (lock: string) => select(lock),
     /**
-     * Claims, in one transaction, the leases of `locks` that `free` says may be taken: each is emptied (its holder,
-     * if any, is fenced out from now on, and recorded as ended). The first is required: none is claimed without it.
-     * Returns the locks claimed.
+     * Claims, in one statement (sync.claim_leases), the leases of `locks` that are free (isFree, with `still`): each
+     * is emptied (its holder, if any, is fenced out from now on, and recorded as ended). The first is required: none
+     * is claimed without it. Returns the locks claimed.
      */
-    claim: (locks: ReadonlyArray<string>, free: (view: LeaseView) => boolean) =>
-      Effect.gen(function*() {
-        const claimed: Array<string> = []
-        const before = new Set<number>()
-        for (const lock of locks) {
-          const view = yield* lockRow(lock)
-          if (!free(view)) {
-            if (claimed.length === 0) return claimed
-            continue
-          }
-          claimed.push(lock)
-          if (view.holder !== null) before.add(view.holder)
-          yield* sql`UPDATE sync.run_leases SET holder = NULL WHERE store_id = ${storeId} AND lock = ${lock}`
-        }
-        for (const run of before) yield* retire(run)
-        return claimed
-      }),
+    claim: (locks: ReadonlyArray<string>, still: Option.Option<StillHolder>) =>
+      sql<{ claimed: ReadonlyArray<string> }>`SELECT sync.claim_leases(${storeId}, ${locks}::text[], ${Option.getOrNull(Option.map(still, (h) => h.run))}::bigint,
+                                               ${Option.getOrNull(Option.map(still, (h) => h.beat.toString()))}::bigint, ${LEASE_TTL_SECONDS}) AS claimed`.pipe(
+        Effect.map((rows) => rows[0]?.claimed ?? [])),
     /** Names `run` in the claimed leases still empty; returns those it now holds. */
     take: (locks: ReadonlyArray<string>, run: number) =>
-      sql.withTransaction(Effect.zipRight(
-        sql`UPDATE sync.runs SET heartbeat_at = now() WHERE id = ${run}`,
-        sql<{ lock: string }>`UPDATE sync.run_leases SET holder = ${run}
-                              WHERE store_id = ${storeId} AND lock = ANY(${locks}::text[]) AND holder IS NULL RETURNING lock`
-      )).pipe(Effect.map((rows) => new Set(rows.map((r) => r.lock)))),
+      sql<{ lock: string }>`WITH beat AS (UPDATE sync.runs SET heartbeat_at = now() WHERE id = ${run})
+                            UPDATE sync.run_leases SET holder = ${run}
+                            WHERE store_id = ${storeId} AND lock = ANY(${locks}::text[]) AND holder IS NULL RETURNING lock`.pipe(
+        Effect.map((rows) => new Set(rows.map((r) => r.lock)))),
     /** Renews the heartbeat of `run` (on its row: the leases stay free of row locks but its writes'); returns the locks it still holds. */
     beat: (run: number) =>
-      Effect.zipRight(
-        sql`UPDATE sync.runs SET heartbeat_at = now() WHERE id = ${run}`,
-        sql<{ lock: string }>`SELECT lock FROM sync.run_leases WHERE store_id = ${storeId} AND holder = ${run}`
-      ).pipe(Effect.map((rows) => new Set(rows.map((r) => r.lock)))),
-    holder: (lock: string) => Effect.map(select(lock, false), (view) => view.holder),
+      sql<{ lock: string }>`WITH beat AS (UPDATE sync.runs SET heartbeat_at = now() WHERE id = ${run})
+                            SELECT lock FROM sync.run_leases WHERE store_id = ${storeId} AND holder = ${run}`.pipe(
+        Effect.map((rows) => new Set(rows.map((r) => r.lock)))),
+    holder: (lock: string) => Effect.map(select(lock), (view) => view.holder),
     release: (lock: string, run: number) =>
       sql`UPDATE sync.run_leases SET holder = NULL WHERE store_id = ${storeId} AND lock = ${lock} AND holder = ${run}`.pipe(
         Effect.asVoid)

@@ -2,7 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, FiberRef, Option, Schema } from "effect"
 import { CurrentStore } from "./current-store.js"
-import { currentGuard, fenced } from "./lease.js"
+import { currentGuard, fenced, fencedStatement } from "./lease.js"
 import { type HeldKey, makeQuarantineRepo } from "./quarantine.js"
 import { idOf, type Rejected, rejectedDoc, type Resource } from "./screen.js"
 import { isRefusal, refusalText } from "./sql-error.js"
@@ -175,7 +175,7 @@ export class Loader extends Effect.Service<Loader>()("shopsync/Loader", {
       /** Stores days of the store's own sales report. */
       loadSalesReport,
       /** Stores the daily sums of the days written since they were last stored (analytics.daily_totals). */
-      storeDailyTotals: write(sql`SELECT analytics.refresh_daily_totals(${storeId})`.pipe(Effect.asVoid)),
+      storeDailyTotals: fencedStatement(sql)((proved) => sql`SELECT analytics.refresh_daily_totals(${storeId}) WHERE ${proved}`.pipe(Effect.asVoid)),
       /** Empties the store's sales tables (the demo starts from nothing). */
       reset: write(sql.unsafe(sqlFile("load/reset"), [storeId]).pipe(Effect.asVoid))
     }

@@ -57,6 +57,25 @@ describe("the statements of an incremental sync", () => {
     expect(states.filter((s) => !s.done)).toEqual([])
   })
 
+  it("takes its leases in three statements (claim, record the run, name it), none in a transaction of its own", () => {
+    const claim = statements.findIndex((s) => s.includes("sync.claim_leases("))
+    expect(claim).toBeGreaterThanOrEqual(0)
+    expect(count(/sync\.claim_leases\(/)).toBe(1)
+    expect(statements[claim + 1]).toMatch(/^ ?WITH ended AS \( UPDATE sync\.runs .* INSERT INTO sync\.runs/)
+    expect(statements[claim + 2]).toMatch(/^WITH beat AS \( ?UPDATE sync\.runs SET heartbeat_at = now\(\) .*\) UPDATE sync\.run_leases SET holder/)
+    expect(count(/FOR UPDATE OF l/)).toBe(0)
+    expect(statements.slice(0, claim + 3)).not.toContain("BEGIN")
+  })
+
+  it("stores the daily sums with one statement proving the lease, before the streams and after them", () => {
+    const refreshes = statements.flatMap((s, i) => (s.includes("analytics.refresh_daily_totals(") ? [i] : []))
+    expect(refreshes.length).toBe(2)
+    for (const i of refreshes) {
+      expect(statements[i]).toContain("sync.prove_lease")
+      expect(statements[i - 1]).not.toBe("BEGIN")
+    }
+  })
+
   it("looks into the quarantine once for every stream that loads documents when it holds nothing", () => {
     // orders, refunds, products and customers: what each held when it started, kept for its pages and its retry.
     expect(count(/FROM store\.quarantine WHERE store_id = \$1 ORDER BY stream/)).toBe(1)
