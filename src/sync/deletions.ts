@@ -51,8 +51,8 @@ export const findDeleted = (
     const store = yield* StoreClient
     const live = yield* LiveRows
     const n = names(spec.field)
-    const start = yield* live.rangeStart(spec.table)
-    if (start === null) return []
+    const range = yield* live.liveRange(spec.table, upper)
+    if (range.start === null) return []
     const deleted: number[] = []
 
     const rangeParams = (a: number, b: number) => ({ [n.after]: toApiGmt(a - 1), [n.before]: toApiGmt(b), dates_are_gmt: true })
@@ -76,10 +76,13 @@ export const findDeleted = (
     /** The rows left out of our counts: none until a first difference, then those the store dates past the bound. */
     let except: ReadonlySet<number> | undefined
 
-    /** `given`: the store's count of the range when it is already known (the listings' heads), not asked again. */
-    const check = (a: number, b: number, given?: number): Effect.Effect<void, StoreError | SqlError, StoreClient> =>
+    /**
+     * `given`: the store's count of the range when it is already known (the listings' heads), not asked again;
+     * `counted`: ours, likewise.
+     */
+    const check = (a: number, b: number, given?: number, counted?: number): Effect.Effect<void, StoreError | SqlError, StoreClient> =>
       Effect.gen(function*() {
-        const ours = yield* live.countRange(spec.table, a, b, [...(except ?? [])])
+        const ours = counted ?? (yield* live.countRange(spec.table, a, b, [...(except ?? [])]))
         const theirs = given ?? (yield* storeCount(a, b))
         if (theirs === ours) return
         if (except === undefined) {
@@ -97,7 +100,7 @@ export const findDeleted = (
         for (const id of missing) if (!(yield* spec.stillExists(id))) deleted.push(id)
       })
 
-    yield* check(start, upper, known)
+    yield* check(range.start, upper, known, range.count)
     if (deleted.length > 0) yield* live.markDeleted(spec.table, deleted)
     return deleted
   })

@@ -39,6 +39,7 @@ const Ids = Schema.Array(Schema.Struct({ id: Schema.NumberFromString }))
 const Keys = Schema.Array(Schema.Struct({ key: Schema.String }))
 const Start = Schema.Array(Schema.Struct({ at: Schema.NullOr(Schema.NumberFromString) }))
 const Count = Schema.Array(Schema.Struct({ n: Schema.Number }))
+const StartAndCount = Schema.Array(Schema.Struct({ at: Schema.NullOr(Schema.NumberFromString), n: Schema.Number }))
 const Ahead = Schema.Array(Schema.Struct({ count: Schema.Number, nth: Schema.NullOr(Schema.String) }))
 
 /**
@@ -71,11 +72,15 @@ export class LiveRows extends Effect.Service<LiveRows>()("shopsync/LiveRows", {
           AND ${sql(DATED[table])} >= to_timestamp(${from}::bigint) AND ${sql(DATED[table])} < to_timestamp(${to}::bigint)`
 
     return {
-      /** The epoch second of the earliest live row, by the table's listing date; null when there is none. */
-      rangeStart: (table: DatedTable): Effect.Effect<number | null, SqlError> =>
-        sql`SELECT extract(epoch FROM min(${sql(DATED[table])}))::bigint AS at
+      /**
+       * The epoch second of the earliest live row by the table's listing date (null when there is none), and the live
+       * rows dated before `upper`: one statement for the range a deletion check starts from and its count.
+       */
+      liveRange: (table: DatedTable, upper: number): Effect.Effect<{ readonly start: number | null; readonly count: number }, SqlError> =>
+        sql`SELECT extract(epoch FROM min(${sql(DATED[table])}))::bigint AS at,
+                   (count(*) FILTER (WHERE ${sql(DATED[table])} < to_timestamp(${upper}::bigint)))::integer AS n
             FROM ${sql(`store.${table}`)} WHERE store_id = ${storeId} AND deleted_at IS NULL`.pipe(
-          Effect.flatMap(Schema.decodeUnknown(Start)), Effect.orDie, Effect.map((rows) => rows[0]?.at ?? null)),
+          Effect.flatMap(Schema.decodeUnknown(StartAndCount)), Effect.orDie, Effect.map((rows) => ({ start: rows[0]?.at ?? null, count: rows[0]?.n ?? 0 }))),
       /** Live rows dated in [from, to) (epoch seconds), but those of `except`. */
       countRange: (table: DatedTable, from: number, to: number, except: ReadonlyArray<number> = []): Effect.Effect<number, SqlError> =>
         sql`SELECT count(*)::integer AS n FROM ${inRange(table, from, to)} AND id <> ALL(${except}::bigint[])`.pipe(

@@ -76,6 +76,12 @@ describe("the statements of an incremental sync", () => {
     }
   })
 
+  it("starts each resource's deletion check with one statement, and counts no range when the listings' heads settle it", () => {
+    const starts = statements.filter((s) => /^SELECT extract\(epoch FROM min\(.*\(count\(\*\) FILTER/.test(s))
+    expect(starts.length).toBe(3)
+    expect(count(/^SELECT count\(\*\)::integer AS n FROM "store"\./)).toBe(0)
+  })
+
   it("looks into the quarantine once for every stream that loads documents when it holds nothing", () => {
     // orders, refunds, products and customers: what each held when it started, kept for its pages and its retry.
     expect(count(/FROM store\.quarantine WHERE store_id = \$1 ORDER BY stream/)).toBe(1)
