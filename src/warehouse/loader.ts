@@ -148,11 +148,12 @@ export class Loader extends Effect.Service<Loader>()("shopsync/Loader", {
       )
 
     const loadSalesReport = (days: ReadonlyArray<ReportDay>) =>
-      write(sql`
+      fencedStatement(sql)((proved) => sql`
           INSERT INTO store.sales_report_daily AS r (store_id, day, sales, orders, items, tax, shipping, discount, customers, refunds, fetched_at)
           SELECT ${storeId}, x.day, x.sales, x.orders, x.items, x.tax, x.shipping, x.discount, x.customers, x.refunds, now()
           FROM jsonb_to_recordset(${JSON.stringify(days)}::jsonb) AS x(day date, sales numeric, orders integer, items integer, tax numeric,
                                                        shipping numeric, discount numeric, customers integer, refunds numeric)
+          WHERE ${proved}
           ON CONFLICT (store_id, day) DO UPDATE SET
             sales = EXCLUDED.sales, orders = EXCLUDED.orders, items = EXCLUDED.items, tax = EXCLUDED.tax,
             shipping = EXCLUDED.shipping, discount = EXCLUDED.discount, customers = EXCLUDED.customers,

@@ -82,6 +82,14 @@ describe("the statements of an incremental sync", () => {
     expect(count(/^SELECT count\(\*\)::integer AS n FROM "store"\./)).toBe(0)
   })
 
+  it("stores the store's report for the changed days in two statements, each proving the lease itself", () => {
+    const report = statements.findIndex((s) => /^ ?INSERT INTO store\.sales_report_daily/.test(s))
+    expect(report).toBeGreaterThan(0)
+    expect(statements[report]).toContain("sync.prove_lease")
+    expect(statements[report - 1]).not.toMatch(/^SELECT \(SELECT sync\.prove_lease/)
+    expect(statements[report + 1]).toMatch(/^DELETE FROM sync\.report_days .*sync\.prove_lease/)
+  })
+
   it("looks into the quarantine once for every stream that loads documents when it holds nothing", () => {
     // orders, refunds, products and customers: what each held when it started, kept for its pages and its retry.
     expect(count(/FROM store\.quarantine WHERE store_id = \$1 ORDER BY stream/)).toBe(1)

@@ -1,4 +1,3 @@
-import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
 import { StoreClient } from "../../store-client/client.js"
 import { StoreDocumentInvalid } from "../../store-client/errors.js"
@@ -29,7 +28,7 @@ export const spans = (days: ReadonlyArray<string>): Array<{ first: string; last:
 export const syncReports = (ctx: RunContext) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
-    const [sql, loader, state] = yield* Effect.all([SqlClient.SqlClient, Loader, SyncState])
+    const [loader, state] = yield* Effect.all([Loader, SyncState])
     const pending = yield* state.reportDaysPending
     // Spans are independent (each with its days' checkpoint): asked for together.
     const loadSpan = (span: { readonly first: string; readonly last: string }) =>
@@ -39,7 +38,9 @@ export const syncReports = (ctx: RunContext) =>
           return yield* new StoreDocumentInvalid({ url: "/reports/sales", detail: `totals grouped by ${totals_grouped_by}, expected day` })
         }
         const days = Object.entries(totals).map(([day, t]) => ({ day, ...t }))
-        yield* sql.withTransaction(Effect.zipRight(loader.loadSalesReport(days), state.reportDaysDone(span.first, span.last)))
+        // Two statements, each its own transaction: a run that stops between them leaves the days pending, and the
+        // next run asks for them again (the store's figures are written over, not added).
+        yield* Effect.zipRight(loader.loadSalesReport(days), state.reportDaysDone(span.first, span.last))
         yield* ctx.progress.page("reports", days.length, pending.length)
         return days.length
       })
