@@ -72,9 +72,12 @@ export const findDeleted = (
         }
         return ids
       })
-    const moved = spec.field === "modified" ? storeIds({ [n.after]: toApiGmt(upper - 1), dates_are_gmt: true }) : Effect.succeed(new Set<number>())
-    /** The rows left out of our counts: none until a first difference, then those the store dates past the bound. */
-    let except: ReadonlySet<number> | undefined
+    const moved = storeIds({ [n.after]: toApiGmt(upper - 1), dates_are_gmt: true })
+    /**
+     * The rows left out of our counts: by a modified date, none until a first difference, then those the store dates
+     * past the bound; a created date never moves.
+     */
+    let except: ReadonlySet<number> | undefined = spec.field === "modified" ? undefined : new Set()
 
     /**
      * `given`: the store's count of the range when it is already known (the listings' heads), not asked again;
