@@ -86,7 +86,7 @@ export const describeRealWoo = (options: { hpos: boolean; seed: number }) => {
       let seen: { moved: number; ranged: number } | undefined
       for (let attempt = 0; attempt < 3 && seen === undefined; attempt++) {
         await settled()
-        await store.php(`foreach (wc_get_orders(['limit' => 3, 'orderby' => 'ID', 'order' => 'ASC', 'status' => array_keys(wc_get_order_statuses())]) as $o) {
+        await store.php(`foreach (wc_get_orders(['type' => 'shop_order', 'limit' => 3, 'orderby' => 'ID', 'order' => 'ASC', 'status' => array_keys(wc_get_order_statuses())]) as $o) {
           $o->set_customer_note('changed just before a sync'); $o->save(); } echo json_encode(true);`)
         const skip = restRequests(store)
         await h.sync(SYNC)
