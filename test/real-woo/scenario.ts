@@ -24,11 +24,11 @@ const SYNC = { deletionsHours: 0, customersFullScanHours: 24, verifyHours: 24 }
  */
 const settled = () => new Promise((resolve) => setTimeout(resolve, 3_000))
 
-/** The order listings the shop served after its first `skip` REST requests (its DIR/rest.log). */
+/** The REST requests the shop served so far, one line each (its DIR/rest.log). */
+const served = (store: RealStore) => fs.readFileSync(path.join(store.dir, "rest.log"), "utf8").split("\n").filter((l) => l !== "")
+/** The order listings the shop served after its first `skip` REST requests. */
 const orderListings = (store: RealStore, skip: number) =>
-  fs.readFileSync(path.join(store.dir, "rest.log"), "utf8").split("\n").filter((l) => l !== "").slice(skip)
-    .map((l) => JSON.parse(l) as { route: string; params: Record<string, unknown> }).filter((l) => l.route === "/wc/v3/orders")
-const restRequests = (store: RealStore) => fs.readFileSync(path.join(store.dir, "rest.log"), "utf8").split("\n").filter((l) => l !== "").length
+  served(store).slice(skip).map((l) => JSON.parse(l) as { route: string; params: Record<string, unknown> }).filter((l) => l.route === "/wc/v3/orders")
 
 /** Asserts the warehouse is exact, after printing one line of what differs (the figures a failure is about). */
 const expectExact = async (h: WarehouseHarness, store: RealStore, label: string, seed: number) => {
@@ -88,7 +88,7 @@ export const describeRealWoo = (options: { hpos: boolean; seed: number }) => {
         await settled()
         await store.php(`foreach (wc_get_orders(['type' => 'shop_order', 'limit' => 3, 'orderby' => 'ID', 'order' => 'ASC', 'status' => array_keys(wc_get_order_statuses())]) as $o) {
           $o->set_customer_note('changed just before a sync'); $o->save(); } echo json_encode(true);`)
-        const skip = restRequests(store)
+        const skip = served(store).length
         await h.sync(SYNC)
         const listings = orderListings(store, skip)
         const ranged = listings.filter((l) => l.params["modified_after"] !== undefined && l.params["modified_before"] !== undefined).length
