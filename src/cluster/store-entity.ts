@@ -57,6 +57,14 @@ export const skipReason = (payload: SyncPayload, lastStartedAt: number | undefin
   return payload.expiresAt !== undefined && now > payload.expiresAt ? "its interval ended while it waited" : undefined
 }
 
+/**
+ * Whether an ended sync covers its slot: one that ran (done or failed) does. One interrupted (its runner lost the
+ * shard) does not, and the message delivered again runs; nor does one skipped on the store's lock: the holder may be a
+ * run interrupted on another runner that is still closing, and its slot would otherwise wait for the next.
+ */
+const covers = (exit: Exit.Exit<StoreRunDone, StoreWorkFailed>) =>
+  Exit.isSuccess(exit) ? exit.value.outcome !== "skipped_locked" : !Cause.isInterruptedOnly(exit.cause)
+
 /** A manual SyncNow always runs; a scheduled one unless skipReason says otherwise. Records when the store's ended sync started. */
 const syncUnlessCovered = (
   directory: StoreDirectory["Type"],
@@ -71,10 +79,8 @@ const syncUnlessCovered = (
       yield* Effect.logInfo(`store ${storeId}: skipped ${payload.key}: ${reason}`)
       return Option.none<StoreRunDone>()
     }
-    // Recorded once the sync has ended (done or failed): one interrupted (its runner lost the shard) covers nothing,
-    // and the message delivered again runs.
     const done = directory.syncStore(storeId, payload.key).pipe(
-      Effect.onExit((exit) => Exit.isSuccess(exit) || !Cause.isInterruptedOnly(exit.cause) ? Effect.sync(() => started.set(storeId, now)) : Effect.void)
+      Effect.onExit((exit) => covers(exit) ? Effect.sync(() => started.set(storeId, now)) : Effect.void)
     )
     return Option.some(yield* done)
   })

@@ -36,9 +36,17 @@ const asWorkFailed = (storeId: string) => <A, E, R>(work: Effect.Effect<A, E, R>
   )
 
 /**
+ * How long a worker's sync waits for a store's lock before it is skipped. A store whose shard just moved here is often
+ * still held by the run interrupted on the runner it left, closing (released within a second or two), or by a dead
+ * runner's run whose lease ends after its TTL (15 s); skipping would leave the slot's one message spent until the next
+ * slot, an interval later. A long run elsewhere (`stores sync --here`) still ends in a skip, a permit held this long.
+ */
+const LOCK_WAIT_SECONDS = 30
+
+/**
  * The StoreDirectory of a worker: the registry's stores, their work run by StoreJobs (what `stores sync` runs),
  * recorded in the registry under `runner` (this runner's host:port). A store whose lock another run holds (a
- * `stores sync --here`, a runner the cluster already gave up on) is skipped, recorded as such, not failed: the next
+ * `stores sync --here`, a runner the cluster already gave up on) past LOCK_WAIT_SECONDS is skipped, recorded as such, not failed: the next
  * slot tries again. Outcomes are logged (the run's own lines): a worker prints nothing.
  */
 export const RegistryDirectoryLive = (runner: string) =>
@@ -104,7 +112,7 @@ export const RegistryDirectoryLive = (runner: string) =>
         Effect.mapError((e) => new StoreWorkFailed({ storeId: "*", message: `the store registry could not be read: ${e.message}` }))
       ),
       syncStore: (storeId, trigger) =>
-        Effect.zipRight(applyBeforeSync(storeId), run(storeId, "sync", { streams: STREAMS, mode: { kind: "sync" }, waitForLock: false, named: false }, trigger))
+        Effect.zipRight(applyBeforeSync(storeId), run(storeId, "sync", { streams: STREAMS, mode: { kind: "sync" }, waitForLock: true, waitSeconds: LOCK_WAIT_SECONDS, named: false }, trigger))
           .pipe(Effect.ensuring(checkFreshness(storeId))),
       backfillStore: (storeId, { since, until }) =>
         Effect.flatMap(until === undefined ? latestDay : Effect.succeed(until), (last) =>

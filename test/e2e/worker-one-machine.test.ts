@@ -2,6 +2,7 @@
 // DATABASE_URL=$(shopsync warehouse url), keeping two registered stores exact against their simulators.
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
+import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { dailyNetSales, manualClock, startStoreSimulator, type StoreSimulator } from "../../src/simulator/store/index.js"
 import { runCli, startCli, stopAll } from "../support/cli.js"
@@ -16,6 +17,7 @@ describe("shopsync worker on one machine", () => {
   let dataDir: string
   let home: Record<string, string>
   let worker: ReturnType<typeof startCli> | undefined
+  let dbUrl: string
 
   beforeAll(async () => {
     for (const [storeId, seed] of [["one", 41], ["two", 42]] as const) {
@@ -62,6 +64,29 @@ describe("shopsync worker on one machine", () => {
       const expected = dailyNetSales(sim.state).map((r) => ({ ...r }))
       expect(expected.length).toBeGreaterThan(10)
       await eventually(async () => (expect(await netSales(storeId)).toEqual(expected), true), 90_000, `${storeId}'s daily net sales`)
+    }
+    dbUrl = env.DATABASE_URL
+  })
+
+  it("a worker's sync that finds the store's lock held waits for it to be released instead of skipping its turn", async () => {
+    // The lock held the way a run closing elsewhere holds it (its session's advisory lock): what a store whose shard
+    // just moved meets. Skipped, the slot's one message would be spent until the next slot, an hour away here.
+    const holder = new pg.Client({ connectionString: dbUrl })
+    await holder.connect()
+    try {
+      await holder.query("SELECT pg_advisory_lock(hashtext('shopsync:sync'), hashtext('one'))")
+      const sync = runCli(["stores", "sync", "one"], { DATABASE_URL: dbUrl })
+      // Released once the worker's run has met it (it says it waits) or has been skipped on it (recorded).
+      const skipped = async () =>
+        (await sqlRows<{ n: number }>(dbUrl, "SELECT count(*)::int AS n FROM sync.runs WHERE store_id = 'one' AND outcome = 'skipped_locked'"))[0]!.n
+      await eventually(async () => worker!.output().stderr.includes("holds the lock for store one") || (await skipped()) > 0, 30_000, "the worker's run meeting the lock")
+      await holder.query("SELECT pg_advisory_unlock(hashtext('shopsync:sync'), hashtext('one'))")
+      const done = await sync
+      expect(done.code, done.stderr).toBe(0)
+      expect(done.stdout).toContain("ran on worker")
+      expect(await skipped()).toBe(0)
+    } finally {
+      await holder.end()
     }
   })
 })

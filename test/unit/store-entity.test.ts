@@ -14,7 +14,9 @@ const recording = (ran: Array<string>) =>
   Layer.succeed(StoreDirectory, StoreDirectory.of({
     list: Effect.succeed([]),
     syncStore: (storeId, trigger) =>
-      trigger === "interrupted" ? Effect.interrupt : Effect.sleep("30 millis").pipe(
+      trigger === "interrupted" ? Effect.interrupt :
+      trigger === "locked" ? Effect.succeed({ outcome: "skipped_locked" as const, runner: "test", report: "" }) :
+      Effect.sleep("30 millis").pipe(
         Effect.zipRight(Effect.sync(() => ran.push(`${storeId}:${trigger}`))),
         Effect.as({ outcome: "succeeded" as const, runner: "test", report: "" })
       ),
@@ -48,6 +50,12 @@ describe("Store entity: scheduled syncs", () => {
       yield* Effect.exit(s1.SyncNow({ key: "interrupted", slotStartsAt: slotThree }))
       expect(Option.isSome(yield* s1.SyncNow({ key: "slot-3", slotStartsAt: slotThree }))).toBe(true)
       expect(ran.at(-1)).toBe("s1:slot-3")
+
+      // A sync skipped on the store's lock (held by a run still closing elsewhere) covers nothing either.
+      const slotFour = yield* Clock.currentTimeMillis
+      expect(Option.getOrThrow(yield* s1.SyncNow({ key: "locked", slotStartsAt: slotFour })).outcome).toBe("skipped_locked")
+      expect(Option.isSome(yield* s1.SyncNow({ key: "slot-4", slotStartsAt: slotFour }))).toBe(true)
+      expect(ran.at(-1)).toBe("s1:slot-4")
 
       // A message of the previous version (an end, no start) whose slot ended is skipped as before.
       expect(Option.isNone(yield* s1.SyncNow({ key: "old", expiresAt: slotOne }))).toBe(true)
