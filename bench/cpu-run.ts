@@ -4,7 +4,9 @@
  * (dist/, build it first) backfilling it. Prints the CPU seconds of the CLI and of PostgreSQL per 100,000
  * documents and the statements that cost PostgreSQL the most; `--prof DIR` writes the CLI's V8 CPU profile there.
  *
- *   npx tsx bench/cpu-run.ts --orders 20000 [--prof DIR] [--dist DIR] [--port 25460] [--keep]   # --keep: leave the database
+ *   npx tsx bench/cpu-run.ts --orders 20000 [--prof DIR] [--dist DIR] [--port 25460] [--keep] [--track-all]
+ *   # --keep: leave the database; --track-all: count the statements that functions and triggers run too (their time
+ *   # is also in the statement that ran them)
  */
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -97,6 +99,7 @@ const main = async () => {
     await run([process.execPath, entry, "migrate"], env)
     await withClient(url, async (c) => {
       await c.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+      if (process.argv.includes("--track-all")) await c.query(`ALTER DATABASE ${name} SET pg_stat_statements.track = 'all'`)
       await c.query("SELECT pg_stat_statements_reset()")
     })
     const pgBefore = cpuSecondsOf(postmaster)

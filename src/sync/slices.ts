@@ -105,9 +105,17 @@ const inTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.flatMa
 const loadPage = (spec: Listing, page: WalkPage, replace: boolean) =>
   Effect.flatMap(Loader, (loader) => loader.load({ kind: spec.kind, docs: page.docs, json: page.json, places: page.places, rejected: page.rejected, cleaned: page.cleaned, replace }))
 
+/** The slice's cursor moved past its page: in one statement while the open slice is the only one pending. */
+const advance = (stream: string, slice: Slice, page: WalkPage) => {
+  const moved = updateSlices(stream, page.docs.length, (e) => { e[slice.key] = page.cursor })
+  if (slice.key !== OPEN) return moved
+  return Effect.flatMap(SyncState, (state) => state.advanceHead(stream, page.cursor, page.docs.length)).pipe(
+    Effect.flatMap((done) => (done ? Effect.void : moved)))
+}
+
 const persisted = (spec: Listing, stream: string): Ledger => ({
   pending: Effect.flatMap(SyncState, (state) => Effect.map(state.read(stream), (s) => slicesOf(entriesOf(s.details.slices, s.cursor)))),
-  commit: (slice, page) => inTransaction(Effect.zipRight(loadPage(spec, page, false), updateSlices(stream, page.docs.length, (e) => { e[slice.key] = page.cursor }))),
+  commit: (slice, page) => inTransaction(Effect.zipRight(loadPage(spec, page, false), advance(stream, slice, page))),
   split: (slice, pieces) =>
     inTransaction(updateSlices(stream, 0, (e) => {
       delete e[slice.key]

@@ -158,6 +158,19 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
       lock,
       /** Moves the cursor, adds the rows loaded; `details` replaces the stored ones when given. */
       checkpoint,
+      /**
+       * Moves the cursor of a stream walked as one open slice (no bounded slice pending in its details), adds the rows
+       * loaded: one statement, where a page of concurrent slices locks the row and rewrites them (`lock`, then
+       * `checkpoint`). False, writing nothing, when slices are pending: the row as it is once locked decides.
+       */
+      advanceHead: (stream: string, cursor: Cursor | null, rows: number): Effect.Effect<boolean, SqlError> =>
+        writeOf(stream)((proved) => sql`
+          INSERT INTO sync.state AS s (store_id, stream, cursor_at, cursor_id, rows_total, updated_at)
+          SELECT ${storeId}, ${stream}, to_timestamp(${cursor?.at ?? null}::bigint), ${cursor?.id ?? null}::bigint, ${rows}::bigint, now()
+          WHERE ${proved}
+          ON CONFLICT (store_id, stream) DO UPDATE SET
+            cursor_at = EXCLUDED.cursor_at, cursor_id = EXCLUDED.cursor_id, rows_total = s.rows_total + EXCLUDED.rows_total, updated_at = now()
+          WHERE NOT (s.details ? 'slices') RETURNING 1 AS moved`.pipe(Effect.map((moved) => moved.length > 0))),
       /** `streams` are started by run `runId` (a phase's, at once: one write). */
       started: (streams: ReadonlyArray<string>, runId: number): Effect.Effect<void, SqlError> =>
         streams.length === 0 ? Effect.void : write((proved) => sql`

@@ -2,6 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import type { Fragment } from "@effect/sql/Statement"
 import { Data, Effect, FiberRef, Option, Schema } from "effect"
+import { literal } from "./literal.js"
 
 /** A heartbeat older than this frees the lease: its run stopped, or cannot reach the warehouse. */
 export const LEASE_TTL_SECONDS = 15
@@ -49,50 +50,95 @@ const stopWhenLost = (guard: Guard) => <A, E, R>(effect: Effect.Effect<A, E, R>)
 const proof = (sql: SqlClient.SqlClient, guard: Guard) => sql`(SELECT sync.prove_lease(${guard.storeId}, ${guard.lock}, ${guard.token}))`
 
 /**
- * The guard a fenced write proved and the connection of its transaction, for the writes it runs: the lease row
- * stays locked FOR SHARE until that transaction ends, so a write nested in it (a page's load inside its
- * checkpoint's transaction) need not prove the lease again; one statement less a page.
+ * A fenced transaction's proof: the guard, the transaction's connection and the depth the proof must run at (the
+ * transaction's own, outside any savepoint: a proof in a savepoint rolled back would not hold), and whether a statement
+ * has carried it yet. The lease row stays locked FOR SHARE from the proof until the transaction ends, so the writes
+ * nested in it need no proof of their own; the first statement at that depth that can carry the proof does (a page's
+ * load script, a checkpoint), and the transaction proves it alone before it commits when none did. A write before
+ * the proof is safe: a transaction whose proof fails rolls back whole, and one whose proof holds keeps the lease row
+ * locked until it commits, so a run taking the lease over sees all it wrote.
  */
-const provenIn = FiberRef.unsafeMake<Option.Option<{ readonly guard: Guard; readonly connection: unknown }>>(Option.none())
+interface Owed {
+  readonly guard: Guard
+  readonly connection: unknown
+  readonly depth: number
+  proved: boolean
+}
+const owedIn = FiberRef.unsafeMake<Option.Option<Owed>>(Option.none())
 
-/** Whether the fiber is in a transaction, and whether that transaction proved `guard`'s lease already. */
-const provedHere = (guard: Guard) =>
-  Effect.map(Effect.all([Effect.serviceOption(SqlClient.TransactionConnection), FiberRef.get(provenIn)]), ([tx, proven]) => ({
-    tx: Option.isSome(tx),
-    proved: Option.isSome(tx) && Option.isSome(proven) && proven.value.guard === guard && proven.value.connection === tx.value[0]
-  }))
+/** The fenced transaction of `guard` the fiber is in, if any, and whether a statement run now may carry its proof. */
+const owedHere = (guard: Guard) =>
+  Effect.map(Effect.all([Effect.serviceOption(SqlClient.TransactionConnection), FiberRef.get(owedIn)]), ([tx, owed]) => {
+    const mine = Option.isSome(tx) && Option.isSome(owed) && owed.value.guard === guard && owed.value.connection === tx.value[0]
+    return {
+      tx: Option.isSome(tx),
+      owed: mine ? owed : Option.none<Owed>(),
+      carry: mine && !owed.value.proved && tx.value[1] === owed.value.depth
+    }
+  })
+
+/** Runs `effect` as the fenced part of the current transaction, then proves the lease unless a statement carried it. */
+const owing = (sql: SqlClient.SqlClient, guard: Guard) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
+  Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (tx) => {
+    const prove = sql`SELECT ${proof(sql, guard)}`.pipe(stopWhenLost(guard), Effect.asVoid)
+    // Called in a transaction only; outside one there is nothing to defer the proof to.
+    if (Option.isNone(tx)) return Effect.zipRight(prove, effect)
+    const owed: Owed = { guard, connection: tx.value[0], depth: tx.value[1], proved: false }
+    return Effect.locally(Effect.tap(effect, () => (owed.proved ? Effect.void : prove)), owedIn, Option.some(owed))
+  })
 
 /**
  * A write of a run: in a transaction (the caller's, or one of its own, retried whole while the connection is lost)
- * that first proves the run's lease. Every write of a sync goes through here or `fencedStatement`; outside a run it
- * is the write alone.
+ * that proves the run's lease (see Owed). Every write of a sync goes through here or `fencedStatement`; outside a run
+ * it is the write alone.
  */
 export const fenced = (sql: SqlClient.SqlClient) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
   Effect.flatMap(FiberRef.get(currentGuard), (guard) => {
     if (Option.isNone(guard)) return effect
-    return Effect.flatMap(provedHere(guard.value), ({ proved, tx }) => {
-      if (proved) return effect
-      const proving = Effect.flatMap(
-        Effect.zipRight(sql`SELECT ${proof(sql, guard.value)}`.pipe(stopWhenLost(guard.value)), Effect.serviceOption(SqlClient.TransactionConnection)),
-        (inner) => Effect.locally(effect, provenIn, Option.map(inner, ([connection]) => ({ guard: guard.value, connection }))))
-      return tx ? proving : guard.value.retry(sql.withTransaction(proving))
+    return Effect.flatMap(owedHere(guard.value), ({ owed, tx }) => {
+      if (Option.isSome(owed)) return effect
+      const fencedPart = owing(sql, guard.value)(effect)
+      return tx ? fencedPart : guard.value.retry(sql.withTransaction(fencedPart))
     })
   })
 
 /**
- * A write of a run that is one statement proving the lease itself: one round trip where `fenced` takes four
- * (BEGIN, the proof, the write, COMMIT), the statement being its own transaction. `statement` puts `proved`, a
+ * The proof a statement run now can carry, as SQL text of literals (for a script of several statements, which takes
+ * no parameters; see literal.ts), and what marks it carried once the statement has run; none when no proof is owed here. The
+ * statement must prove it before it writes, and be run through `carried` (a lease found taken stops the run).
+ */
+export const carryProof: Effect.Effect<Option.Option<CarriedProof>> =
+  Effect.flatMap(FiberRef.get(currentGuard), (guard) =>
+    Option.isNone(guard) ? Effect.succeed(Option.none<CarriedProof>()) : Effect.map(owedHere(guard.value), ({ owed, carry }) =>
+      carry && Option.isSome(owed)
+        ? Option.some<CarriedProof>({
+          text: `SELECT sync.prove_lease(${literal(guard.value.storeId)}, ${literal(guard.value.lock)}, ${Math.trunc(guard.value.token)})`,
+          shown: "SELECT sync.prove_lease($value, $value, $value)",
+          carried: (statement) => statement.pipe(stopWhenLost(guard.value), Effect.tap(() => Effect.sync(() => (owed.value.proved = true))))
+        })
+        : Option.none<CarriedProof>()))
+export interface CarriedProof {
+  readonly text: string
+  /** The text with its values left out, for a span. */
+  readonly shown: string
+  readonly carried: <A, E, R>(statement: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+}
+
+/**
+ * A write of a run that is one statement proving the lease itself: one round trip where `fenced` alone takes four
+ * (BEGIN, the write, the proof, COMMIT), the statement being its own transaction. `statement` puts `proved`, a
  * boolean SQL expression, in the WHERE of its write (or of the SELECT that feeds it): the lease's proof in a run,
- * `true` outside one or in a transaction that proved it already. A write that matches no row may skip the proof: it
- * writes nothing. Alone, the statement is a unit of work run again while the connection is lost; a lease found
- * taken stops the run, as in `fenced`.
+ * `true` outside one or in a fenced transaction, which proves it (a WHERE whose rows are empty may not evaluate the
+ * proof: it carries none for the transaction). A
+ * write that matches no row may skip the proof: it writes nothing. Alone, the statement is a unit of work run again
+ * while the connection is lost; a lease found taken stops the run, as in `fenced`.
  */
 export const fencedStatement = (sql: SqlClient.SqlClient) =>
 <A, E, R>(statement: (proved: Fragment) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.flatMap(FiberRef.get(currentGuard), (guard) => {
     if (Option.isNone(guard)) return statement(sql.literal("true"))
-    return Effect.flatMap(provedHere(guard.value), ({ proved, tx }) => {
-      if (proved) return statement(sql.literal("true"))
+    return Effect.flatMap(owedHere(guard.value), ({ owed, tx }) => {
+      if (Option.isSome(owed)) return statement(sql.literal("true"))
       const write = statement(proof(sql, guard.value)).pipe(stopWhenLost(guard.value))
       return tx ? write : guard.value.retry(write)
     })

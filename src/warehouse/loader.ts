@@ -1,8 +1,10 @@
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { Connection } from "@effect/sql/SqlConnection"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, FiberRef, Option, Schema } from "effect"
 import { CurrentStore } from "./current-store.js"
-import { currentGuard, fenced, fencedStatement } from "./lease.js"
+import { carryProof, currentGuard, fenced, fencedStatement } from "./lease.js"
+import { literal } from "./literal.js"
 import { type HeldKey, makeQuarantineRepo } from "./quarantine.js"
 import { idOf, type Rejected, rejectedDoc, type Resource } from "./screen.js"
 import { isRefusal, refusalText } from "./sql-error.js"
@@ -32,6 +34,9 @@ export interface StagedPage {
   readonly replace?: boolean
 }
 
+/** How a script's values are written in it: as literals to run it, as placeholders to show it. */
+type Quote = (text: string) => string
+
 /** One day of the store's own /reports/sales. */
 export interface ReportDay {
   readonly day: string
@@ -53,39 +58,71 @@ export class Loader extends Effect.Service<Loader>()("shopsync/Loader", {
     const write = fenced(sql)
 
     // One temp table per connection, emptied when the page's transaction commits. Documents of a few KB would be
-    // compressed on the way in and decompressed by every statement that reads them: staged, they stay plain.
+    // compressed on the way in and decompressed by every statement that reads them: staged, they stay plain (set
+    // once, when the table is made: altered at every page, its catalog row would be rewritten each time).
     // `known`: the warehouse holds a version of the document (set by the merges with children to replace).
-    // One round trip (a page costs the CLI mostly per statement): the commit does not wait for the WAL flush (see
-    // `merge`), the merge knows whether the page replaces by content (shopsync.replace, read by load/orders.sql),
-    // the table exists, and it is empty.
-    const prepareStage = (replace: boolean) => sql.unsafe(`
-      SET LOCAL synchronous_commit = off;
-      SELECT set_config('shopsync.replace', '${replace ? "on" : "off"}', true);
-      CREATE TEMP TABLE IF NOT EXISTS sync_batch (store_id text NOT NULL, id bigint NOT NULL, doc jsonb NOT NULL, known boolean NOT NULL DEFAULT false)
-        ON COMMIT DELETE ROWS;
-      ALTER TABLE sync_batch ALTER COLUMN doc SET STORAGE EXTERNAL;
-      DELETE FROM sync_batch`)
-
-    // A document listed twice keeps its last copy.
-    const stage = (json: string, places: ReadonlyArray<number> | undefined) =>
-      sql`INSERT INTO sync_batch (store_id, id, doc)
-          SELECT DISTINCT ON ((d->>'id')::bigint) ${storeId}, (d->>'id')::bigint, d
-          FROM jsonb_array_elements(${json}::jsonb) WITH ORDINALITY AS e(d, n)
-          ${places === undefined ? sql`` : sql`WHERE n = ANY(${places}::int[])`}
-          ORDER BY (d->>'id')::bigint, n DESC`
-
     // The commit does not wait for the WAL flush: a server crash can lose the last few committed pages, but only
     // whole transactions, each with its checkpoint, so the stream resumes before them; one disk flush less a page.
-    // The staging table empties at commit: a page is always staged and merged in one transaction (the
-    // caller's, with its checkpoint, when there is one). A half of a refused page, or a second page of the same
-    // transaction (an order and then its refunds), is staged after another merged, so it empties the table first.
-    const merge = (page: StagedPage, docs: ReadonlyArray<unknown>, json: string | undefined, places: ReadonlyArray<number> | undefined) =>
-      sql.withTransaction(Effect.gen(function*() {
+    // The merge knows whether the page replaces by content (shopsync.replace, read by load/orders.sql) and the
+    // customers' hashes (shopsync.hashes). The table empties at commit; a half of a refused page, or a second page of
+    // the same transaction (an order and then its refunds), is staged after another merged, so it empties it first.
+    const prepareStage = (page: StagedPage, quote: Quote) => `
+      SET LOCAL synchronous_commit = off;
+      SELECT set_config('shopsync.replace', '${page.replace === true ? "on" : "off"}', true),
+             set_config('shopsync.hashes', ${quote(JSON.stringify(page.hashes ?? {}))}, true);
+      DO $stage$ BEGIN
+        IF to_regclass('pg_temp.sync_batch') IS NULL THEN
+          CREATE TEMP TABLE sync_batch (store_id text NOT NULL, id bigint NOT NULL, doc jsonb NOT NULL, known boolean NOT NULL DEFAULT false)
+            ON COMMIT DELETE ROWS;
+          ALTER TABLE sync_batch ALTER COLUMN doc SET STORAGE EXTERNAL;
+        END IF;
+      END $stage$;
+      DELETE FROM sync_batch`
+
+    // A document listed twice keeps its last copy. The page's JSON goes in as a literal (a script of several
+    // statements takes no parameters): dollar-quoted with a tag it does not hold, and never with a NUL byte (which
+    // would end the script's text): a page holding one is staged from its documents, which JSON.stringify escapes.
+    const stage = (json: string, places: ReadonlyArray<number> | undefined, quote: Quote) => `
+      INSERT INTO sync_batch (store_id, id, doc)
+      SELECT DISTINCT ON ((d->>'id')::bigint) ${quote(storeId)}, (d->>'id')::bigint, d
+      FROM jsonb_array_elements(${quote(json)}::jsonb) WITH ORDINALITY AS e(d, n)
+      ${places === undefined ? "" : `WHERE n = ANY('{${places.map((n) => Math.trunc(n)).join(",")}}'::int[])`}
+      ORDER BY (d->>'id')::bigint, n DESC`
+
+    /**
+     * A script of several statements on the transaction's connection. Its span shows it with its values left out
+     * (`shown`), as @effect/sql's spans show statements with placeholders: a trace holds no customer's data.
+     */
+    const runScript = (connection: Connection, script: string, shown: string) =>
+      connection.executeRaw(script, []).pipe(
+        Effect.asVoid,
+        Effect.withSpan("sql.execute", { kind: "client", attributes: { "db.operation.name": "executeRaw", "db.query.text": shown } }))
+
+    /**
+     * A page staged and merged in one round trip: a script carrying the lease's proof when the transaction owes it
+     * (before the savepoint, where a refusal does not undo it), then the page in a savepoint of its own. A refusal
+     * rolls the savepoint back (the transaction goes on, for the halves); the script is run in a transaction of
+     * its own when the caller has none.
+     */
+    const merge = (page: StagedPage, docs: ReadonlyArray<unknown>, json: string | undefined, places: ReadonlyArray<number> | undefined): Effect.Effect<void, SqlError> =>
+      Effect.gen(function*() {
         if (docs.length === 0) return
-        yield* prepareStage(page.replace === true)
-        yield* json === undefined ? stage(JSON.stringify(docs), undefined) : stage(json, places)
-        yield* sql.unsafe(sqlFile(`load/${page.kind}`), page.kind === "customers" ? [JSON.stringify(page.hashes ?? {})] : [])
-      })).pipe(Effect.withSpan("warehouse.merge", { attributes: { "shopsync.kind": page.kind, "shopsync.docs": docs.length } }))
+        const tx = yield* Effect.serviceOption(SqlClient.TransactionConnection)
+        if (Option.isNone(tx)) return yield* sql.withTransaction(merge(page, docs, json, places))
+        const proof = yield* carryProof
+        const [text, places_] = json === undefined || json.includes("\u0000") ? [JSON.stringify(docs), undefined] : [json, places]
+        const script = (quote: Quote, proved: Option.Option<string>) => [
+          ...Option.toArray(proved),
+          "SAVEPOINT shopsync_page",
+          prepareStage(page, quote),
+          stage(text, places_, quote),
+          sqlFile(`load/${page.kind}`),
+          "RELEASE SAVEPOINT shopsync_page"
+        ].join(";\n")
+        const run = runScript(tx.value[0], script(literal, Option.map(proof, (p) => p.text)), script(() => "$value", Option.map(proof, (p) => p.shown))).pipe(
+          Effect.catchIf(isRefusal, (e) => Effect.zipRight(sql.unsafe("ROLLBACK TO SAVEPOINT shopsync_page; RELEASE SAVEPOINT shopsync_page"), Effect.fail(e))))
+        yield* Option.match(proof, { onNone: () => run, onSome: (p) => p.carried(run) })
+      }).pipe(Effect.withSpan("warehouse.merge", { attributes: { "shopsync.kind": page.kind, "shopsync.docs": docs.length } }))
 
     /** Merges `docs`; when PostgreSQL refuses them, each half on its own (a savepoint each), down to the documents refused. */
     const isolate = (page: StagedPage, docs: ReadonlyArray<unknown>, json?: string, places?: ReadonlyArray<number>): Effect.Effect<Array<Rejected>, SqlError> =>

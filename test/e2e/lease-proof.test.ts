@@ -8,6 +8,7 @@ import { storeWarehouse } from "../../src/jobs/layers.js"
 import { SyncState } from "../../src/sync/state.js"
 import { pgLayer } from "../../src/warehouse/database.js"
 import { fenced, type Guard, withGuard } from "../../src/warehouse/lease.js"
+import { Loader } from "../../src/warehouse/loader.js"
 import { migrate } from "../../src/warehouse/migrate.js"
 import { Scopes } from "../../src/warehouse/scopes.js"
 import { freshDatabase, sqlRows } from "../support/database.js"
@@ -18,7 +19,7 @@ class Lost extends Error {}
 
 describe("the lease's proof in every write of a run", () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>
-  let runtime: ManagedRuntime.ManagedRuntime<SyncState | Scopes | SqlClient.SqlClient, unknown>
+  let runtime: ManagedRuntime.ManagedRuntime<SyncState | Scopes | Loader | SqlClient.SqlClient, unknown>
   let run = 0
   beforeAll(async () => {
     db = await freshDatabase()
@@ -40,7 +41,7 @@ describe("the lease's proof in every write of a run", () => {
     lost: (reason) => Effect.sync(() => lostReasons.push(reason)).pipe(Effect.zipRight(Effect.die(new Lost(reason))))
   })
   /** Each kind of write of a run: one statement each, and a transaction of two. */
-  const writes: ReadonlyArray<[string, Effect.Effect<unknown, unknown, SyncState | Scopes | SqlClient.SqlClient>]> = [
+  const writes: ReadonlyArray<[string, Effect.Effect<unknown, unknown, SyncState | Scopes | Loader | SqlClient.SqlClient>]> = [
     ["started", Effect.flatMap(SyncState, (s) => s.started(["orders", "refunds"], run))],
     ["finished", Effect.flatMap(SyncState, (s) => s.finished([{ stream: "orders", rows: 3, error: null, served: 1_700_000_000 }]))],
     ["checkpoint", Effect.flatMap(SyncState, (s) => s.checkpoint("orders", { at: 1_700_000_000, id: 7 }, 3))],
@@ -49,10 +50,22 @@ describe("the lease's proof in every write of a run", () => {
     ["orphans", Effect.flatMap(Scopes, (s) => s.retireOrphans("store.order_notes", ["1"]))],
     ["unlisted", Effect.flatMap(Scopes, (s) => s.retireUnlisted("store.product_reviews", "", ["1"]))],
     ["a page of a list", Effect.flatMap(Scopes, (s) => s.upsert("store.product_reviews", [{ scope: "", key: "1", doc: { id: 1 } }]))],
+    // A sync's page: the load's script carries the proof, then the stream's cursor moves; the total differs each
+    // time (a page whose copy is newer), so a write that got through would show.
+    ["a page of orders", Effect.flatMap(Effect.all([SqlClient.SqlClient, Loader, SyncState]), ([sql, loader, state]) => fenced(sql)(Effect.zipRight(
+      loader.load({ kind: "orders", docs: [order(++pages)] }), state.advanceHead("page-test", { at: 1_700_000_000 + pages, id: 9001 }, 1))))],
     ["a transaction", Effect.flatMap(SqlClient.SqlClient, (sql) => fenced(sql)(Effect.zipRight(
       sql`INSERT INTO sync.report_days (store_id, day) VALUES (${STORE}, '2026-02-01') ON CONFLICT DO NOTHING`,
       sql`DELETE FROM sync.report_days WHERE store_id = ${STORE} AND day = '2026-02-01'`)))]
   ]
+  let pages = 0
+  const order = (n: number) => ({
+    id: 9001, number: "9001", status: "completed", currency: "EUR", created_via: "checkout", customer_id: 0, total: `${n}.00`, total_tax: "0.00",
+    date_created: "2026-01-02T10:00:00", date_created_gmt: "2026-01-02T10:00:00", date_modified_gmt: `2026-01-02T10:${String(n).padStart(2, "0")}:00`,
+    line_items: [], tax_lines: [], shipping_lines: [], fee_lines: [], coupon_lines: [], refunds: []
+  })
+  const days = () => sqlRows(db.url, "SELECT day::text FROM sync.report_days WHERE store_id = $1 ORDER BY day", [STORE])
+  const totals = () => sqlRows(db.url, "SELECT total::text FROM store.orders WHERE store_id = $1", [STORE])
   const stateOf = async () => JSON.stringify(await sqlRows(db.url, "SELECT * FROM sync.state WHERE store_id = $1 ORDER BY stream", [STORE]))
 
   it("writes while the lease names the run, unguarded outside a run", async () => {
@@ -72,6 +85,8 @@ describe("the lease's proof in every write of a run", () => {
       await sqlRows(db.url, "UPDATE sync.run_leases SET holder = $2 WHERE store_id = $1 AND lock = 'sync'", [STORE, holder])
       await sqlRows(db.url, "INSERT INTO sync.report_days (store_id, day) VALUES ($1, '2026-01-15') ON CONFLICT DO NOTHING", [STORE])
       const before = await stateOf()
+      const daysBefore = await days()
+      expect(daysBefore).toContainEqual({ day: "2026-01-15" })
       for (const [name, write] of writes) {
         lostReasons.length = 0
         const exit = await runtime.runPromiseExit(withGuard(guard())(write))
@@ -79,7 +94,9 @@ describe("the lease's proof in every write of a run", () => {
         expect(lostReasons, name).toEqual([reason])
       }
       expect(await stateOf()).toBe(before)
-      expect(await sqlRows(db.url, "SELECT day::text FROM sync.report_days WHERE store_id = $1", [STORE])).toEqual([{ day: "2026-01-15" }])
+      // The copy of the first test's second page, written outside a run.
+      expect(await totals()).toEqual([{ total: "2.00" }])
+      expect(await days()).toEqual(daysBefore)
     }
   })
 })

@@ -90,6 +90,22 @@ describe("the statements of an incremental sync", () => {
     expect(statements[report + 1]).toMatch(/^DELETE FROM sync\.report_days .*sync\.prove_lease/)
   })
 
+  it("loads a page with one script that carries the lease's proof, and moves the stream's cursor with one statement", () => {
+    const pages = statements.flatMap((s, i) => (s.includes("INSERT INTO sync_batch") ? [i] : []))
+    expect(pages.length).toBeGreaterThan(0)
+    // The proof first, outside the page's savepoint (a refused page rolls back to it, the proof stays), then the
+    // staging and the merge: one round trip.
+    for (const i of pages) {
+      expect(statements[i]).toMatch(/^SELECT sync\.prove_lease\(.*; SAVEPOINT shopsync_page; .*INSERT INTO sync_batch .*INSERT INTO store\.\w+ .*; RELEASE SAVEPOINT shopsync_page$/)
+      // Its span shows it without its values, as every statement's: no document, no store id.
+      expect(statements[i]).not.toMatch(/"id":|\$q\d*\$/)
+    }
+    // The open slice's cursor, without reading the state row FOR UPDATE first (the streams run at once: the
+    // statements of a page's transaction need not follow each other here).
+    expect(count(/^ ?INSERT INTO sync\.state .* WHERE NOT \(s\.details \? 'slices'\) RETURNING/)).toBeGreaterThan(0)
+    expect(count(/FOR UPDATE$/)).toBe(0)
+  })
+
   it("looks into the quarantine once for every stream that loads documents when it holds nothing", () => {
     // orders, refunds, products and customers: what each held when it started, kept for its pages and its retry.
     expect(count(/FROM store\.quarantine WHERE store_id = \$1 ORDER BY stream/)).toBe(1)

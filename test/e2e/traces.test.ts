@@ -62,9 +62,9 @@ describe("traces of a sync", () => {
     const page = spans.find((s) => s.name === "sync.page" && Number(s.attributes["shopsync.docs"]) > 0)!
     const statement = spans.find((s) => s.name === "sql.execute" && ancestry(spans, s).includes("warehouse.merge"))!
     // sql.transaction and sql.execute are @effect/sql's own: the page and its checkpoint in one transaction, the merge
-    // in a savepoint of it.
+    // one script (its savepoint in it).
     expect(ancestry(spans, statement)).toEqual([
-      "sql.execute", "sql.transaction", "warehouse.merge", "warehouse.load", "sql.transaction", "sync.page", "sync.slice", "sync.walk", "sync.stream", "sync.run"
+      "sql.execute", "warehouse.merge", "warehouse.load", "sql.transaction", "sync.page", "sync.slice", "sync.walk", "sync.stream", "sync.run"
     ])
     expect(ancestry(spans, page).slice(0, 5)).toEqual(["sync.page", "sync.slice", "sync.walk", "sync.stream", "sync.run"])
 
