@@ -1,5 +1,6 @@
--- Merge the staged customers. shopsync.hashes (set by the loader): {"<id>": "<doc_hash>"}, the md5 of each document's JSON text as the sync
--- serialized it, which the full scan compares before it sends anything: an unchanged store writes nothing.
+-- Merge the staged customers. shopsync.hashes (set by the loader): {"<id>": "<doc_hash>"}, the md5 of each
+-- document's JSON text as the sync serialized it, which the full scan compares before it sends anything: an
+-- unchanged store writes nothing.
 INSERT INTO store.customers AS c (store_id, id, email, first_name, last_name, username, role, is_paying_customer,
                                   date_created, date_modified, billing, shipping, doc, doc_hash, synced_at, deleted_at)
 SELECT b.store_id, b.id, nullif(trim(d->>'email'), ''), d->>'first_name', d->>'last_name', d->>'username', d->>'role',

@@ -46,8 +46,8 @@ const LOCK_WAIT_SECONDS = 30
 /**
  * The StoreDirectory of a worker: the registry's stores, their work run by StoreJobs (what `stores sync` runs),
  * recorded in the registry under `runner` (this runner's host:port). A store whose lock another run holds (a
- * `stores sync --here`, a runner the cluster already gave up on) past LOCK_WAIT_SECONDS is skipped, recorded as such, not failed: the next
- * slot tries again. Outcomes are logged (the run's own lines): a worker prints nothing.
+ * `stores sync --here`, a runner the cluster already gave up on) past LOCK_WAIT_SECONDS is skipped, recorded as
+ * such, not failed: the next slot tries again. Outcomes are logged (the run's own lines): a worker prints nothing.
  */
 export const RegistryDirectoryLive = (runner: string) =>
   Layer.effect(StoreDirectory, Effect.gen(function*() {

@@ -54,7 +54,7 @@ const proof = (sql: SqlClient.SqlClient, guard: Guard) => sql`(SELECT sync.prove
  * transaction's own, outside any savepoint: a proof in a savepoint rolled back would not hold), and whether a statement
  * has carried it yet. The lease row stays locked FOR SHARE from the proof until the transaction ends, so the writes
  * nested in it need no proof of their own; the first statement at that depth that can carry the proof does (a page's
- * load script, a checkpoint), and the transaction proves it alone before it commits when none did. A write before
+ * load script, see carryProof), and the transaction proves it alone before it commits when none did. A write before
  * the proof is safe: a transaction whose proof fails rolls back whole, and one whose proof holds keeps the lease row
  * locked until it commits, so a run taking the lease over sees all it wrote.
  */
@@ -104,7 +104,7 @@ export const fenced = (sql: SqlClient.SqlClient) => <A, E, R>(effect: Effect.Eff
 
 /**
  * The proof a statement run now can carry, as SQL text of literals (for a script of several statements, which takes
- * no parameters; see literal.ts), and what marks it carried once the statement has run; none when no proof is owed here. The
+ * no parameters), and what marks it carried once the statement has run; none when no proof is owed here. The
  * statement must prove it before it writes, and be run through `carried` (a lease found taken stops the run).
  */
 export const carryProof: Effect.Effect<Option.Option<CarriedProof>> =
@@ -128,10 +128,9 @@ export interface CarriedProof {
  * A write of a run that is one statement proving the lease itself: one round trip where `fenced` alone takes four
  * (BEGIN, the write, the proof, COMMIT), the statement being its own transaction. `statement` puts `proved`, a
  * boolean SQL expression, in the WHERE of its write (or of the SELECT that feeds it): the lease's proof in a run,
- * `true` outside one or in a fenced transaction, which proves it (a WHERE whose rows are empty may not evaluate the
- * proof: it carries none for the transaction). A
- * write that matches no row may skip the proof: it writes nothing. Alone, the statement is a unit of work run again
- * while the connection is lost; a lease found taken stops the run, as in `fenced`.
+ * `true` outside one or in a fenced transaction, which proves it (such a statement carries no proof for it: a write
+ * that matches no row may skip the proof, writing nothing). Alone, the statement is a unit of work run again while
+ * the connection is lost; a lease found taken stops the run, as in `fenced`.
  */
 export const fencedStatement = (sql: SqlClient.SqlClient) =>
 <A, E, R>(statement: (proved: Fragment) => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
