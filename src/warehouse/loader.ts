@@ -110,12 +110,12 @@ export class Loader extends Effect.Service<Loader>()("shopsync/Loader", {
         const tx = yield* Effect.serviceOption(SqlClient.TransactionConnection)
         if (Option.isNone(tx)) return yield* sql.withTransaction(merge(page, docs, json, places))
         const proof = yield* carryProof
-        const [text, places_] = json === undefined || json.includes("\u0000") ? [JSON.stringify(docs), undefined] : [json, places]
+        const [staged, stagedPlaces] = json === undefined || json.includes("\u0000") ? [JSON.stringify(docs), undefined] : [json, places]
         const script = (quote: Quote, proved: Option.Option<string>) => [
           ...Option.toArray(proved),
           "SAVEPOINT shopsync_page",
           prepareStage(page, quote),
-          stage(text, places_, quote),
+          stage(staged, stagedPlaces, quote),
           sqlFile(`load/${page.kind}`),
           "RELEASE SAVEPOINT shopsync_page"
         ].join(";\n")
