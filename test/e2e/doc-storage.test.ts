@@ -3,14 +3,17 @@ import { manualClock } from "../../src/simulator/store/index.js"
 import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
 import { ms } from "../support/scenarios.js"
 
-/** Every `doc` jsonb column of the store's tables: how PostgreSQL keeps it (attstorage 'e': out of line, uncompressed). */
+/**
+ * Every `doc` jsonb column of the store's tables: how PostgreSQL keeps it (attstorage 'e': out of line, uncompressed)
+ * and how many of its values ANALYZE samples (attstattarget, NULL: the default).
+ */
 const DOC_COLUMNS = `
-  SELECT c.oid::regclass::text AS "table", a.attstorage AS storage, a.attcompression AS compression
+  SELECT c.oid::regclass::text AS "table", a.attstorage AS storage, a.attcompression AS compression, a.attstattarget AS "statsTarget"
   FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
   WHERE n.nspname IN ('store', 'sync') AND c.relkind = 'r' AND a.attname = 'doc' AND a.atttypid = 'jsonb'::regtype AND NOT a.attisdropped
   ORDER BY 1`
 
-describe("documents are stored without pglz (migration 015)", () => {
+describe("documents are stored without pglz (migration 015) and left out of ANALYZE (migration 023)", () => {
   const clock = manualClock(ms("2026-07-01T12:00:00Z"))
   let h: Harness
   beforeAll(async () => {
@@ -23,6 +26,17 @@ describe("documents are stored without pglz (migration 015)", () => {
     const columns = await h.rows<{ table: string; storage: string; compression: string }>(DOC_COLUMNS)
     expect(columns.map((c) => c.table)).toEqual(expect.arrayContaining(["store.orders", "store.refunds", "store.customers", "store.products"]))
     expect(columns.filter((c) => c.storage !== "e" && c.compression !== "l")).toEqual([])
+  })
+
+  it("ANALYZE builds no statistics of a document, and keeps the other columns'", async () => {
+    const columns = await h.rows<{ table: string; statsTarget: number | null }>(DOC_COLUMNS)
+    expect(columns.filter((c) => c.statsTarget !== 0)).toEqual([])
+    await h.rows("ANALYZE store.orders, store.order_line_items")
+    const stats = await h.rows<{ table: string; column: string }>(
+      `SELECT schemaname || '.' || tablename AS "table", attname AS "column" FROM pg_stats
+       WHERE schemaname = 'store' AND tablename IN ('orders', 'order_line_items') AND attname IN ('doc', 'created_day', 'order_id')
+       ORDER BY 1, 2`)
+    expect(stats).toEqual([{ table: "store.order_line_items", column: "order_id" }, { table: "store.orders", column: "created_day" }])
   })
 
   it("orders big enough for pglz are written without it", async () => {
