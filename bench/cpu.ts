@@ -33,7 +33,13 @@ export const cpuFigures = (source: Step, sink: Step, backfill: Step, documents: 
     limitCpuSeconds: Number(limitCpu.toFixed(1)),
     backfillOverCombinedLimit: Number((backfill.seconds / combinedLimit).toFixed(2)),
     cliCpuPer100kDocuments: per100k(backfill.cpu.program, documents),
-    postgresCpuPer100kDocuments: per100k(backfill.cpu.postgres, documents)
+    postgresCpuPer100kDocuments: per100k(backfill.cpu.postgres, documents),
+    // The same work done bare on this machine, beside which the two figures above compare across machines.
+    sourceProgramCpuPer100kDocuments: per100k(source.cpu.program, documents),
+    copyPostgresCpuPer100kDocuments: per100k(sink.cpu.postgres, documents),
+    backfillSeconds: Number(backfill.seconds.toFixed(1)),
+    backfillCpuSeconds: Number(all(backfill).toFixed(1)),
+    cores
   }
 }
 export type CpuFigures = ReturnType<typeof cpuFigures>
@@ -48,6 +54,31 @@ export interface GrowthRun {
 }
 
 const verdict = (ok: boolean | undefined) => (ok === undefined ? "not measured" : ok ? "met" : "NOT met")
+
+const times = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)} ×` : "-")
+
+/**
+ * What limits each CPU figure, from the same run's measurements: the backfill's time against the CPU it needed on
+ * these cores, and each program's CPU against the limit program doing its bare share of the work (a bare reader of
+ * the same pages, COPY of the same rows), which is also what makes the figures comparable between machines.
+ */
+export const cpuLimits = (f: CpuFigures): ReadonlyArray<string> => {
+  const cpuBound = f.backfillCpuSeconds / f.cores
+  const allowed = f.combinedLimitSeconds * 1.4
+  return [
+    `backfill: ${f.backfillSeconds} s, of which the CPU it needed (CLI, PostgreSQL and the simulator: ${f.backfillCpuSeconds} CPU-s) ` +
+    `takes ${cpuBound.toFixed(1)} s on ${f.cores} cores` +
+    (f.backfillOverCombinedLimit > 1.4
+      ? `; 1.4 × the combined limit (${allowed.toFixed(1)} s) leaves them ${(allowed * f.cores).toFixed(0)} CPU-s at most, so the CPU per document limits it`
+      : ""),
+    `CLI: ${f.cliCpuPer100kDocuments} CPU-s per 100,000 documents, ${times(f.cliCpuPer100kDocuments, f.sourceProgramCpuPer100kDocuments)} ` +
+    `the bare reader's ${f.sourceProgramCpuPer100kDocuments} (the same pages fetched and parsed): the rest is the load (the pages' text ` +
+    `written to PostgreSQL, the run's statements) and Effect's runtime`,
+    `PostgreSQL: ${f.postgresCpuPer100kDocuments} CPU-s per 100,000 documents, ${times(f.postgresCpuPer100kDocuments, f.copyPostgresCpuPer100kDocuments)} ` +
+    `COPY's ${f.copyPostgresCpuPer100kDocuments} for the same rows: the rest is the pages' JSON parsed and staged, the merges' conflict ` +
+    `checks and triggers, and the daily sums and ANALYZE at the end`
+  ]
+}
 
 /** The rows of the targets table for the CPU figures and every growth size. */
 export const cpuTargetRows = (f: CpuFigures, cores: number, growth: ReadonlyArray<GrowthRun>) => ({

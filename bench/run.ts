@@ -45,7 +45,7 @@ import pg from "pg"
 import { buildCli } from "../bin/build.mjs"
 import { defaultDataDir, embeddedPostgres } from "../src/warehouse/embedded.js"
 import { copyToFile, tableColumns } from "./copy.js"
-import { cpuFigures, cpuTargetRows, type GrowthRun } from "./cpu.js"
+import { cpuFigures, cpuLimits, cpuTargetRows, type GrowthRun } from "./cpu.js"
 import { freshness, reportFreshness } from "./freshness.js"
 import { rateBench, reportRate } from "./rate.js"
 import { realShopBench, reportRealShop } from "./real-shop.js"
@@ -495,7 +495,17 @@ const report = (r: Result) => {
     "no-change sync < 2 s after start-up": { value: `${r.noChangeSync.runSeconds} s (${r.noChangeSync.seconds} s with start-up)`, target: verdict(r.noChangeSync.runSeconds < 2) },
     "daily net sales views < 100 ms": { value: `${r.views.daily_net_salesMs} ms, daily_sales ${r.views.daily_salesMs} ms`, target: verdict((r.views.daily_net_salesMs ?? Infinity) < 100) }
   })
+  console.log("what limits them")
+  for (const line of cpuLimits(r.cpu)) console.log(`  ${line}`)
+  // The last share of the notes' full pass was taken as the first plain sync began (its upper bound).
+  const paced = Math.ceil((r.store.orders * r.plainFirstSync.seconds) / (FULL_PASS_HOURS * 3600))
+  console.log(`  no-change plain sync: ${r.plainNoChangeSync.requests} requests, about ${paced} of them the order notes of the paced full ` +
+    `pass: every order's notes are read once in SHOPSYNC_CHILDREN_FULL_PASS_HOURS (${FULL_PASS_HOURS} h by default, ${r.store.orders} ` +
+    `orders here), shared over the syncs by the time since the last share (${r.plainFirstSync.seconds} s)`)
 }
+
+/** SHOPSYNC_CHILDREN_FULL_PASS_HOURS's default, which the plain syncs run with. */
+const FULL_PASS_HOURS = 24
 
 main().catch((e) => {
   console.error(e instanceof Error ? e.message : e)

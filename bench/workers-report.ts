@@ -57,4 +57,14 @@ export const reportWorkers = (r: WorkersResult) => {
       target: fastCpuPerRun(r) === undefined ? "not measured" : fastCpuPerRun(r)! <= CPU_PER_SYNC_BEFORE / 2 ? "met" : "NOT met"
     }
   })
+  const fast = r.windows.filter((w) => w.setting === "fast" && w.runs > 0)
+  if (fast.length > 0) {
+    const mean = (f: (w: WorkersWindow) => number) => fast.reduce((n, w) => n + f(w) * w.runs, 0) / fast.reduce((n, w) => n + w.runs, 0)
+    const requests = mean((w) => w.requestsPerRun)
+    const workersMs = mean((w) => w.cpu.workersPerRun) * 1000
+    console.log(`what limits the CPU per sync: the sync's own work, ${requests.toFixed(1)} store requests and ${mean((w) => w.rowsPerRun).toFixed(1)} ` +
+      `rows loaded per sync with their statements: ${(workersMs / requests).toFixed(1)} ms of the workers' CPU per request made, its ` +
+      `share of the statements included; ` +
+      `${(mean((w) => w.cpu.postgresPerRun) * 1000).toFixed(0)} ms of PostgreSQL's per sync`)
+  }
 }
