@@ -77,7 +77,8 @@ export const syncCommand = Command.make(
       "and refreshes the store's sales report for the days that changed; then refreshes the store's other resources " +
       `(${STREAMS.filter((name) => !CATALOGUE[name].sales).join(", ")}), ` +
       "children for the parents that changed and all of them every SHOPSYNC_CHILDREN_FULL_PASS_HOURS (default 24), " +
-      "SHOPSYNC_CHILDREN_PASS_PERCENT (default 10) of them on a pass's first run, then at the pace that ends it within those hours. " +
+      "SHOPSYNC_CHILDREN_PASS_PERCENT (default 10) of them on a pass's first run, then at the pace that ends it within those hours; " +
+      "a pass reads the orders and customers the store modified in SHOPSYNC_CHILDREN_QUIET_DAYS (default 30), and every one once in as many days. " +
       "A stream the store does not serve (404 rest_no_route) or will not let this key read (401/403) is skipped with a " +
       "warning and tried again after SHOPSYNC_UNAVAILABLE_RECHECK_HOURS (default 24), or at once when named with --streams " +
       "(then it fails the run). `status` shows each stream's strategy. Exits at once if another run holds the lock. " +

@@ -137,6 +137,11 @@ export interface FullPassSettings {
   readonly childrenFullPassHours: number
   /** SHOPSYNC_CHILDREN_PASS_PERCENT: the share of a child stream's parents one run's full pass reads at most (after its first run, the pace that ends the pass in time may ask for fewer). */
   readonly childrenPassPercent: number
+  /**
+   * SHOPSYNC_CHILDREN_QUIET_DAYS: a full pass reads the children of the parents the store modified in this many days;
+   * one pass in as many days reads every parent's (0: every pass does).
+   */
+  readonly childrenQuietDays: number
   /** SHOPSYNC_UNAVAILABLE_RECHECK_HOURS: a stream the store does not serve is tried again after this long. */
   readonly unavailableRecheckHours: number
   /** SHOPSYNC_DELETIONS_HOURS: forced deletions (announced nowhere) are looked for by count comparison this often. */
@@ -165,6 +170,7 @@ export const fullPassConfig: Config.Config<FullPassSettings> = Config.all({
   customersFullScanHours: hours("SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS", 24),
   childrenFullPassHours: hours("SHOPSYNC_CHILDREN_FULL_PASS_HOURS", 24),
   childrenPassPercent: wholeNumber("SHOPSYNC_CHILDREN_PASS_PERCENT", 10, { min: 1, max: 100, why: "100: a whole pass in one run" }),
+  childrenQuietDays: wholeNumber("SHOPSYNC_CHILDREN_QUIET_DAYS", 30, { min: 0, max: 3650, why: "0: every full pass reads every parent's children" }),
   unavailableRecheckHours: hours("SHOPSYNC_UNAVAILABLE_RECHECK_HOURS", 24),
   deletionsHours: hours("SHOPSYNC_DELETIONS_HOURS", 0),
   verifyHours: hours("SHOPSYNC_VERIFY_HOURS", 24),

@@ -42,6 +42,8 @@ export interface SyncRequest {
   readonly childrenFullPassHours: number
   /** The share of a child stream's parents one run's full pass reads at most (SHOPSYNC_CHILDREN_PASS_PERCENT). */
   readonly childrenPassPercent: number
+  /** Days a parent the store has not modified waits between two reads of its children by a full pass (SHOPSYNC_CHILDREN_QUIET_DAYS; 0: every pass). */
+  readonly childrenQuietDays: number
   /** Hours before a stream found unavailable is tried again. */
   readonly unavailableRecheckHours: number
   /** Hours between two looks for forced deletions (0: every run; a backfill always looks). */
@@ -64,6 +66,8 @@ export interface RunContext {
   readonly childrenFullPassHours: number
   /** The share of its parents a child stream's full pass reads in one run (SHOPSYNC_CHILDREN_PASS_PERCENT). */
   readonly childrenPassPercent: number
+  /** Days between two full passes that read the children of parents the store has not modified in as long (SHOPSYNC_CHILDREN_QUIET_DAYS). */
+  readonly childrenQuietDays: number
   /** Hours between full customer scans (SHOPSYNC_CUSTOMERS_FULL_SCAN_HOURS); 0: every run. */
   readonly customersFullScanHours: number
   /** Hours between two looks for forced deletions (SHOPSYNC_DELETIONS_HOURS); 0: every run. */

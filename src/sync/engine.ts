@@ -106,6 +106,7 @@ const runLocked = (request: SyncRequest, locks: RunLocks) =>
       progress,
       childrenFullPassHours: request.childrenFullPassHours,
       childrenPassPercent: request.childrenPassPercent,
+      childrenQuietDays: request.childrenQuietDays,
       customersFullScanHours: request.customersFullScanHours,
       deletionsHours: request.deletionsHours
     }

@@ -13,11 +13,12 @@ export interface StreamState {
 }
 
 /**
- * A pass under way: its start, the last parent stored, the upper bound of the run that stored it (`at`), and the live
- * parents that run counted (`parents`).
+ * A pass under way: its start, the last parent stored, the upper bound of the run that stored it (`at`), the live
+ * parents that run counted (`parents`), and, for a pass over the recent parents only, since when (`recentFrom`).
  */
 export const PassProgress = Schema.Struct({
-  startedAt: Schema.Number, after: Schema.String, at: Schema.optional(Schema.Number), parents: Schema.optional(Schema.Number)
+  startedAt: Schema.Number, after: Schema.String, at: Schema.optional(Schema.Number), parents: Schema.optional(Schema.Number),
+  recentFrom: Schema.optional(Schema.Number)
 })
 export type PassProgress = typeof PassProgress.Type
 export interface PassToRun {
@@ -30,6 +31,10 @@ export interface PassToRun {
   readonly lastShareAt: number | undefined
   /** The live parents counted by the run that read the last share, if known. */
   readonly parents: number | undefined
+  /** The pass reads the parents the store modified since this epoch second; undefined: every parent. */
+  readonly recentFrom: number | undefined
+  /** When the last pass that read every parent began (undefined: none ended yet). */
+  readonly everyParentAt: number | undefined
 }
 
 export const Unavailable = Schema.Struct({ reason: Schema.String, checkedAt: Schema.Number })
@@ -90,6 +95,13 @@ const toState = (rows: ReadonlyArray<typeof StateRow.Type>): StreamState => {
 /** A full pass is due when there has been none yet, or `hours` ago (0: every run). */
 const passDue = (state: StreamState, hours: number, upper: number) =>
   hours <= 0 || upper - Number(state.details["lastFullPass"] ?? 0) >= hours * 3600
+
+/**
+ * What a new pass reads: the parents modified in the last `quietDays` days (from this epoch second), or every parent
+ * (undefined) when the last pass over every parent began that many days ago or more, none has ended, or `quietDays` is 0.
+ */
+const recentFromFor = (everyParentAt: number | undefined, quietDays: number, upper: number) =>
+  quietDays > 0 && everyParentAt !== undefined && upper - everyParentAt < quietDays * 86_400 ? upper - quietDays * 86_400 : undefined
 
 const STATE = "extract(epoch FROM cursor_at)::bigint AS cursor_at, cursor_id, details"
 
@@ -198,7 +210,9 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
       },
       /** Whether a full pass of `stream` is due at `upper`: never done, or `hours` ago (0: every run). */
       fullPassDue: (stream: string, hours: number, upper: number): Effect.Effect<boolean, SqlError> => Effect.map(read(stream), (state) => passDue(state, hours, upper)),
-      fullPassDone: (stream: string, upper: number): Effect.Effect<void, SqlError> => checkpoint(stream, null, 0, { lastFullPass: upper }),
+      /** A pass started at `upper` ended; `everyParentAt`: when the last pass that read every parent began (kept for passToRun). */
+      fullPassDone: (stream: string, upper: number, everyParentAt?: number): Effect.Effect<void, SqlError> =>
+        checkpoint(stream, null, 0, { lastFullPass: upper, ...(everyParentAt === undefined ? {} : { lastEveryParentPass: everyParentAt }) }),
       /** Every stream's state for `status`; `tables` names the table whose live rows count for each stream. */
       status: (tables: Readonly<Record<string, string>>): Effect.Effect<ReadonlyArray<StreamStatus>, SqlError> => streamsStatus(sql, storeId, tables),
       /**
@@ -212,14 +226,23 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
           Effect.map((rows) => new Map(streams.map((stream) => [stream, standingOf(rows.find((r) => r.stream === stream)?.details ?? {})])))),
       /**
        * The resumable full pass of a child stream to run now, if any: the one under way (its start, by the store's
-       * clock, and the last parent it stored), or a new one starting at `upper` when `fullPassDue` says so.
+       * clock, and the last parent it stored), or a new one starting at `upper` when `fullPassDue` says so, over the
+       * parents modified in the last `quietDays` days or every parent (recentFromFor; 0: always every parent).
        */
-      passToRun: (stream: string, hours: number, upper: number): Effect.Effect<Option.Option<PassToRun>, SqlError> =>
+      passToRun: (stream: string, hours: number, upper: number, quietDays = 0): Effect.Effect<Option.Option<PassToRun>, SqlError> =>
         Effect.map(read(stream), (state) => {
           const first = state.details["lastFullPass"] === undefined
+          const everyParentAt = Option.getOrUndefined(Schema.decodeUnknownOption(Schema.Number)(state.details["lastEveryParentPass"]))
           return Option.orElse(
-            Option.map(Schema.decodeUnknownOption(PassProgress)(state.details["pass"]), (p): PassToRun => ({ startedAt: p.startedAt, after: p.after, first, lastShareAt: p.at, parents: p.parents })),
-            () => (passDue(state, hours, upper) ? Option.some<PassToRun>({ startedAt: upper, after: undefined, first, lastShareAt: undefined, parents: undefined }) : Option.none())
+            Option.map(Schema.decodeUnknownOption(PassProgress)(state.details["pass"]), (p): PassToRun => ({
+              startedAt: p.startedAt, after: p.after, first, lastShareAt: p.at, parents: p.parents, recentFrom: p.recentFrom, everyParentAt
+            })),
+            () => (passDue(state, hours, upper)
+              ? Option.some<PassToRun>({
+                startedAt: upper, after: undefined, first, lastShareAt: undefined, parents: undefined,
+                recentFrom: recentFromFor(everyParentAt, quietDays, upper), everyParentAt
+              })
+              : Option.none())
           )
         }),
       savePassProgress: (stream: string, progress: PassProgress): Effect.Effect<void, SqlError> => mergeDetails(stream, { pass: progress }),

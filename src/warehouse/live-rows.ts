@@ -29,10 +29,14 @@ const Stamps = Schema.Array(Schema.Struct({ id: Schema.NumberFromString, at: Sch
 /** Tables whose live ids parent another resource. */
 export type ParentTable = "orders" | "customers"
 
-/** Parent keys after `after` (all when null) up to `through` (no end when null), in id order. */
+/**
+ * Parent keys after `after` (all when null) up to `through` (no end when null), in id order; with `modifiedFrom` (an
+ * epoch second), only the parents the store modified since (a full pass over the recent parents).
+ */
 export interface KeyRange {
   readonly after: string | null
   readonly through: string | null
+  readonly modifiedFrom?: number | null
 }
 
 const Ids = Schema.Array(Schema.Struct({ id: Schema.NumberFromString }))
@@ -53,6 +57,9 @@ export class LiveRows extends Effect.Service<LiveRows>()("shopsync/LiveRows", {
     const sql = yield* SqlClient.SqlClient
     const ids = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
       query.pipe(Effect.flatMap(Schema.decodeUnknown(Ids)), Effect.orDie, Effect.map((rows) => rows.map((r) => r.id)))
+    /** Rows of `alias` the store modified since `from` (an epoch second; all when null): never null, a row without a date is not. */
+    const modifiedSince = (alias: string, from: number | null) =>
+      sql`(${from}::bigint IS NULL OR ${sql(alias)}.date_modified >= to_timestamp(${from}::bigint)) IS TRUE`
     /** The live rows of `table` (as p) written since `since`, but those in `skip`. */
     const changedRows = (table: ParentTable, since: string, skip: KeyRange | null) => {
       const written = table === "orders"
@@ -61,7 +68,8 @@ export class LiveRows extends Effect.Service<LiveRows>()("shopsync/LiveRows", {
                OR p.id IN (SELECT o.customer_id FROM store.orders o WHERE o.store_id = ${storeId} AND o.synced_at >= ${since}::timestamptz))`
       const skipped = skip === null
         ? sql`false`
-        : sql`(p.id > ${skip.after ?? "-1"}::bigint AND (${skip.through}::bigint IS NULL OR p.id <= ${skip.through}::bigint))`
+        : sql`(p.id > ${skip.after ?? "-1"}::bigint AND (${skip.through}::bigint IS NULL OR p.id <= ${skip.through}::bigint)
+               AND ${modifiedSince("p", skip.modifiedFrom ?? null)})`
       return sql`${sql(`store.${table}`)} p WHERE p.store_id = ${storeId} AND p.deleted_at IS NULL AND ${written} AND NOT ${skipped}`
     }
     /** Rows of `alias` written since run `runId` began (synced_at is the writing transaction's start; the run's row came first). */
@@ -97,14 +105,15 @@ export class LiveRows extends Effect.Service<LiveRows>()("shopsync/LiveRows", {
        * Live parents (the ids of order notes' orders, trashed ones included, and of customer downloads' customers), a
        * page at a time in id order: up to `limit` after `after` (from the first when null), none past `through`.
        */
-      parentsAfter: (table: ParentTable, after: string | null, limit: number, through: string | null): Effect.Effect<ReadonlyArray<string>, SqlError> =>
-        sql`SELECT id::text AS key FROM ${sql(`store.${table}`)}
-            WHERE store_id = ${storeId} AND deleted_at IS NULL AND id > ${after ?? "-1"}::bigint
-              AND (${through}::bigint IS NULL OR id <= ${through}::bigint)
-            ORDER BY id LIMIT ${limit}`.pipe(Effect.flatMap(Schema.decodeUnknown(Keys)), Effect.orDie, Effect.map((rows) => rows.map((r) => r.key))),
+      parentsAfter: (table: ParentTable, after: string | null, limit: number, through: string | null, modifiedFrom: number | null): Effect.Effect<ReadonlyArray<string>, SqlError> =>
+        sql`SELECT p.id::text AS key FROM ${sql(`store.${table}`)} p
+            WHERE p.store_id = ${storeId} AND p.deleted_at IS NULL AND p.id > ${after ?? "-1"}::bigint
+              AND (${through}::bigint IS NULL OR p.id <= ${through}::bigint) AND ${modifiedSince("p", modifiedFrom)}
+            ORDER BY p.id LIMIT ${limit}`.pipe(Effect.flatMap(Schema.decodeUnknown(Keys)), Effect.orDie, Effect.map((rows) => rows.map((r) => r.key))),
       /** How many live parents come after `after` (all when null), and the `n`-th of them (null when fewer). */
-      parentsAhead: (table: ParentTable, after: string | null, n: number): Effect.Effect<{ readonly count: number; readonly nth: string | null }, SqlError> =>
-        sql`WITH ahead AS (SELECT id FROM ${sql(`store.${table}`)} WHERE store_id = ${storeId} AND deleted_at IS NULL AND id > ${after ?? "-1"}::bigint)
+      parentsAhead: (table: ParentTable, after: string | null, n: number, modifiedFrom: number | null): Effect.Effect<{ readonly count: number; readonly nth: string | null }, SqlError> =>
+        sql`WITH ahead AS (SELECT p.id FROM ${sql(`store.${table}`)} p
+                           WHERE p.store_id = ${storeId} AND p.deleted_at IS NULL AND p.id > ${after ?? "-1"}::bigint AND ${modifiedSince("p", modifiedFrom)})
             SELECT (SELECT count(*)::integer FROM ahead) AS count,
                    (SELECT id::text AS key FROM ahead ORDER BY id OFFSET ${Math.max(0, n - 1)} LIMIT 1) AS nth`.pipe(
           Effect.flatMap(Schema.decodeUnknown(Ahead)), Effect.orDie, Effect.map((rows) => rows[0] ?? { count: 0, nth: null })),

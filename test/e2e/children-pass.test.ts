@@ -123,3 +123,49 @@ describe("a children pass in shares (SHOPSYNC_CHILDREN_PASS_PERCENT)", () => {
     expect(await heldNotes()).toBe(storeNotes())
   })
 })
+
+describe("a children pass over the recent parents (SHOPSYNC_CHILDREN_QUIET_DAYS)", () => {
+  const DAY = 86_400_000
+  // Orders over 150 days, the last completed about three weeks before the clock: the store lists every one.
+  const clock = manualClock(Date.parse("2026-08-20T12:00:00Z"))
+  let h: Harness
+  beforeAll(async () => {
+    h = await makeHarness({ clock, data: { seed: 29, orders: 240, start: "2026-03-01", days: 150 } })
+  })
+  afterAll(() => h.close())
+
+  const notesRead = async () => {
+    const before = notesRequests(h)
+    await h.sync({ streams: ["orders", "order_notes"], childrenFullPassHours: 24, childrenQuietDays: 30 })
+    return notesRequests(h) - before
+  }
+  /** The orders the store modified in the 30 days before its clock, by its own data. */
+  const recent = () => h.sim.state.orders.filter((o) => o.modified >= Math.floor(clock.now() / 1000) - 30 * 86_400)
+  const heldNotes = async () =>
+    (await h.rows<{ note: string }>("SELECT doc->>'note' AS note FROM store.order_notes WHERE store_id = $1 AND deleted_at IS NULL", [STORE_ID])).map((r) => r.note)
+
+  it("reads every order's notes on the first pass and again 30 days after it began; the passes between read the recent orders'", async () => {
+    const orders = h.sim.state.orders.length
+    expect(h.sim.state.orders.filter((o) => o.modified * 1000 > clock.now())).toEqual([])
+    expect(await notesRead()).toBe(orders)
+
+    clock.advance(DAY + 60_000)
+    const fresh = recent()
+    expect(fresh.length).toBeGreaterThan(0)
+    expect(fresh.length).toBeLessThan(orders / 2)
+    expect(await notesRead()).toBe(fresh.length)
+
+    // Notes do not touch their order: one on an order untouched for 40 days waits for the pass over every order.
+    const old = h.sim.state.orders.find((o) => o.modified < Math.floor(clock.now() / 1000) - 40 * 86_400)!
+    h.sim.state.notes.add(old.id, "on an old order")
+    h.sim.state.notes.add(fresh.reduce((a, b) => (b.modified > a.modified ? b : a)).id, "on a recent order")
+    clock.advance(DAY + 60_000)
+    expect(await notesRead()).toBe(recent().length)
+    expect(await heldNotes()).toContain("on a recent order")
+    expect(await heldNotes()).not.toContain("on an old order")
+
+    clock.advance(28 * DAY)
+    expect(await notesRead()).toBe(orders)
+    expect(await heldNotes()).toContain("on an old order")
+  })
+})

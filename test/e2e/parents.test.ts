@@ -1,7 +1,8 @@
 // A children stream reads its parents a page at a time (src/sync/resources/parents.ts): a store's customers (and
 // orders) from the warehouse by SQL, a resource's top-level keys held whole. Generated sets of live and deleted,
-// written and unwritten parents and generated questions check both against what the keys say, and orphans retired
-// by either way alike: the children of parents that are gone or deleted, and no others.
+// written and unwritten parents and generated questions check both against what the keys say (and, for a pass over the
+// recent parents, what the store's modified dates say where the parents have them), and orphans retired by either way
+// alike: the children of parents that are gone or deleted, and no others.
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, FastCheck as fc, Layer, ManagedRuntime, Redacted } from "effect"
 import pg from "pg"
@@ -23,31 +24,43 @@ interface Parent {
   readonly deleted: boolean
   /** Written since the stream's mark. */
   readonly written: boolean
+  /** The store modified it in the last 30 days, long before, or it has no date. */
+  readonly modified: "recent" | "old" | "none"
 }
 
-/** What each question should answer, from the keys alone. */
-const expected = (parents: ReadonlyArray<Parent>) => {
+/**
+ * What each question should answer, from the keys alone, and, where the parents are `dated` (rows of a sales table),
+ * from their modified dates: a question about the recent parents counts those the store modified in the last 30 days.
+ */
+const expected = (parents: ReadonlyArray<Parent>, dated: boolean, q: Q) => {
   const live = parents.filter((p) => !p.deleted).map((p) => String(p.id)).sort(byKey)
   const written = new Set(parents.filter((p) => p.written).map((p) => String(p.id)))
+  const recent = new Set(parents.filter((p) => !dated || !q.recent || p.modified === "recent").map((p) => String(p.id)))
+  const passed = live.filter((k) => recent.has(k))
   const beyond = (keys: ReadonlyArray<string>, after: string | null) => keys.filter((k) => after === null || byKey(k, after) > 0)
-  const changed = (skip: Q["skip"]) => live.filter((k) => written.has(k) && !inRange(skip, k))
+  const changed = live.filter((k) => written.has(k) && !(inRange(q.skip, k) && recent.has(k)))
   return {
-    count: live.length,
-    ahead: (after: string | null, n: number) => ({ count: beyond(live, after).length, nth: beyond(live, after)[n - 1] ?? null }),
-    page: (after: string | null, limit: number, through: string | null) => beyond(live, after).filter((k) => through === null || byKey(k, through) <= 0).slice(0, limit),
-    changed: (skip: Q["skip"], after: string | null, limit: number) => beyond(changed(skip), after).slice(0, limit),
-    countChanged: (skip: Q["skip"]) => changed(skip).length
+    count: passed.length,
+    ahead: { count: beyond(passed, q.after).length, nth: beyond(passed, q.after)[q.n - 1] ?? null },
+    page: beyond(passed, q.after).filter((k) => q.through === null || byKey(k, q.through) <= 0).slice(0, q.limit),
+    changed: beyond(changed, q.after).slice(0, q.limit),
+    countChanged: changed.length
   }
 }
 
-const parentSet = fc.uniqueArray(fc.record({ id: fc.integer({ min: 1, max: 3_000 }), deleted: fc.boolean(), written: fc.boolean() }), { selector: (p) => p.id, maxLength: 40 })
+const parentSet = fc.uniqueArray(
+  fc.record({ id: fc.integer({ min: 1, max: 3_000 }), deleted: fc.boolean(), written: fc.boolean(), modified: fc.constantFrom<Parent["modified"]>("recent", "old", "none") }),
+  { selector: (p) => p.id, maxLength: 40 }
+)
 const key = fc.option(fc.integer({ min: 0, max: 3_100 }).map(String), { nil: null })
 const question = fc.record({
   after: key,
   n: fc.integer({ min: 1, max: 45 }),
   limit: fc.integer({ min: 1, max: 45 }),
   through: key,
-  skip: fc.option(fc.record({ after: key, through: key }), { nil: null })
+  skip: fc.option(fc.record({ after: key, through: key }), { nil: null }),
+  /** About the parents modified in the last 30 days (a pass over the recent ones), not every one. */
+  recent: fc.boolean()
 })
 type Q = typeof question extends fc.Arbitrary<infer T> ? T : never
 
@@ -73,11 +86,12 @@ describe("a children stream's parents, read a page at a time", () => {
     await sqlRows(db.url, "DELETE FROM store.customers")
     await sqlRows(db.url, "DELETE FROM store.product_attributes")
     for (const store of [STORE, OTHER]) {
-      const rows = store === STORE ? parents : parents.map((p) => ({ id: p.id + 1, deleted: !p.deleted, written: !p.written }))
-      await sqlRows(db.url, `INSERT INTO store.customers (store_id, id, doc, doc_hash, deleted_at, synced_at)
-        SELECT $1, id, '{}', 'h', CASE WHEN deleted THEN now() END, CASE WHEN written THEN now() ELSE now() - interval '1 day' END
-        FROM unnest($2::bigint[], $3::boolean[], $4::boolean[]) AS p(id, deleted, written)`,
-        [store, rows.map((p) => p.id), rows.map((p) => p.deleted), rows.map((p) => p.written)])
+      const rows = store === STORE ? parents : parents.map((p) => ({ id: p.id + 1, deleted: !p.deleted, written: !p.written, modified: p.modified }))
+      await sqlRows(db.url, `INSERT INTO store.customers (store_id, id, doc, doc_hash, deleted_at, synced_at, date_modified)
+        SELECT $1, id, '{}', 'h', CASE WHEN deleted THEN now() END, CASE WHEN written THEN now() ELSE now() - interval '1 day' END,
+               CASE modified WHEN 'recent' THEN now() - interval '29 days' WHEN 'old' THEN now() - interval '31 days' END
+        FROM unnest($2::bigint[], $3::boolean[], $4::boolean[], $5::text[]) AS p(id, deleted, written, modified)`,
+        [store, rows.map((p) => p.id), rows.map((p) => p.deleted), rows.map((p) => p.written), rows.map((p) => p.modified)])
       await sqlRows(db.url, `INSERT INTO store.product_attributes (store_id, scope, key, doc, doc_hash, first_seen_at, changed_at, deleted_at)
         SELECT $1, '', id::text, jsonb_build_object('id', id), 'h', now(), now(), CASE WHEN deleted THEN now() END
         FROM unnest($2::bigint[], $3::boolean[]) AS p(id, deleted)`, [store, rows.map((p) => p.id), rows.map((p) => p.deleted)])
@@ -86,35 +100,34 @@ describe("a children stream's parents, read a page at a time", () => {
     return { live: parents.filter((p) => !p.deleted).map((p) => String(p.id)).sort(byKey), since: mark!.at }
   }
 
-  const answers = (parents: Parents, since: string, q: Q) =>
-    runtime.runPromise(Effect.all({
-      count: parents.count,
-      ahead: parents.ahead(q.after, q.n),
-      page: parents.page(q.after, q.limit, q.through),
-      changed: parents.changed(since, q.skip, q.after, q.limit),
-      countChanged: parents.countChanged(since, q.skip)
+  const answers = (parents: Parents, since: string, q: Q) => {
+    const modifiedFrom = q.recent ? Math.floor(Date.now() / 1000) - 30 * 86_400 : null
+    const skip = q.skip === null ? null : { ...q.skip, modifiedFrom }
+    return runtime.runPromise(Effect.all({
+      count: parents.count(modifiedFrom),
+      ahead: parents.ahead(q.after, q.n, modifiedFrom),
+      page: parents.page(q.after, q.limit, q.through, modifiedFrom),
+      changed: parents.changed(since, skip, q.after, q.limit),
+      countChanged: parents.countChanged(since, skip)
     }))
+  }
 
-  it("answer every question as the keys say, in key order, from SQL and held whole alike", async () => {
+  it("answer every question as the keys and modified dates say, in key order, from SQL and held whole alike", async () => {
     await fc.assert(fc.asyncProperty(parentSet, fc.array(question, { minLength: 1, maxLength: 5 }), async (set, questions) => {
       const { since } = await seed(set)
-      const want = expected(set)
-      const ways = [rowParents("customers"), keyParents("store.product_attributes", Effect.succeed(set.filter((p) => p.written).map((p) => p.id)))]
+      const ways = [
+        { dated: true, parents: rowParents("customers") },
+        { dated: false, parents: keyParents("store.product_attributes", Effect.succeed(set.filter((p) => p.written).map((p) => p.id))) }
+      ]
       for (const way of ways) {
-        const parents = await runtime.runPromise(way)
-        for (const q of questions) {
-          const got = await answers(parents, since, q)
-          expect(got, JSON.stringify(q)).toEqual({
-            count: want.count, ahead: want.ahead(q.after, q.n), page: want.page(q.after, q.limit, q.through),
-            changed: want.changed(q.skip, q.after, q.limit), countChanged: want.countChanged(q.skip)
-          })
-        }
+        const parents = await runtime.runPromise(way.parents)
+        for (const q of questions) expect(await answers(parents, since, q), JSON.stringify(q)).toEqual(expected(set, way.dated, q))
       }
     }), { numRuns: 40 })
   })
 
   it("take a customer whose order the warehouse wrote since the mark for changed, and none at all without a mark", async () => {
-    await seed([{ id: 7, deleted: false, written: false }, { id: 8, deleted: false, written: false }])
+    await seed([{ id: 7, deleted: false, written: false, modified: "none" }, { id: 8, deleted: false, written: false, modified: "none" }])
     await sqlRows(db.url, "DELETE FROM store.orders WHERE store_id = $1", [STORE])
     await sqlRows(db.url, `INSERT INTO store.orders (store_id, id, status, currency, date_created, date_created_local, date_modified, total, doc, customer_id, synced_at)
       VALUES ($1, 1, 'completed', 'EUR', now(), now(), now(), 1, '{}', 8, now()), ($1, 2, 'completed', 'EUR', now(), now(), now(), 1, '{}', 7, now() - interval '1 day')`, [STORE])

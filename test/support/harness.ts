@@ -53,6 +53,8 @@ interface SyncOptions {
   named?: boolean
   /** SHOPSYNC_CHILDREN_PASS_PERCENT; default 100 (a whole pass in one run; production's is 10). */
   childrenPassPercent?: number
+  /** SHOPSYNC_CHILDREN_QUIET_DAYS; default 0 (every pass reads every parent; production's is 30). */
+  childrenQuietDays?: number
   /** SHOPSYNC_UNAVAILABLE_RECHECK_HOURS; default 24. */
   unavailableRecheckHours?: number
   /** SHOPSYNC_DELETIONS_HOURS; default 0 (every run), as in production. */
@@ -80,6 +82,7 @@ export const syncRequest = (options: SyncOptions = {}): SyncRequest => ({
     customersFullScanHours: options.customersFullScanHours ?? 0,
     childrenFullPassHours: options.childrenFullPassHours ?? 24,
     childrenPassPercent: options.childrenPassPercent ?? 100,
+    childrenQuietDays: options.childrenQuietDays ?? 0,
     ...(options.verifyHours === undefined ? {} : { verifyHours: options.verifyHours })
 })
 

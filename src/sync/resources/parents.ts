@@ -18,11 +18,15 @@ type Needs = LiveRows | Scopes
 export interface Parents {
   /** Its changed parents are those the warehouse wrote since a mark the stream leaves (else its stream's, this run). */
   readonly written: boolean
-  readonly count: Effect.Effect<number, SqlError, Needs>
+  /**
+   * The parents a full pass reads: with `modifiedFrom` (an epoch second), those the store modified since, where the
+   * parents have a modified date (orders, customers); every one where they have none.
+   */
+  readonly count: (modifiedFrom: number | null) => Effect.Effect<number, SqlError, Needs>
   /** How many parents come after `after` (all when null), and the `n`-th of them (null when fewer). */
-  readonly ahead: (after: string | null, n: number) => Effect.Effect<{ readonly count: number; readonly nth: string | null }, SqlError, Needs>
+  readonly ahead: (after: string | null, n: number, modifiedFrom: number | null) => Effect.Effect<{ readonly count: number; readonly nth: string | null }, SqlError, Needs>
   /** Up to `limit` parents after `after` (from the first when null), none past `through` (when set). */
-  readonly page: (after: string | null, limit: number, through: string | null) => Effect.Effect<ReadonlyArray<string>, SqlError, Needs>
+  readonly page: (after: string | null, limit: number, through: string | null, modifiedFrom: number | null) => Effect.Effect<ReadonlyArray<string>, SqlError, Needs>
   /**
    * The parents that changed, but those in `skip`: up to `limit` after `after`, in key order. Rows of a sales table
    * changed when the warehouse wrote them (or, for customers, one of their orders) since `since`, a timestamptz (none
@@ -38,9 +42,9 @@ export interface Parents {
 export const rowParents = (table: ParentTable): Effect.Effect<Parents, never, LiveRows> =>
   Effect.map(LiveRows, (live): Parents => ({
     written: true,
-    count: Effect.map(live.parentsAhead(table, null, 1), (a) => a.count),
-    ahead: (after, n) => live.parentsAhead(table, after, n),
-    page: (after, limit, through) => live.parentsAfter(table, after, limit, through),
+    count: (modifiedFrom) => Effect.map(live.parentsAhead(table, null, 1, modifiedFrom), (a) => a.count),
+    ahead: (after, n, modifiedFrom) => live.parentsAhead(table, after, n, modifiedFrom),
+    page: (after, limit, through, modifiedFrom) => live.parentsAfter(table, after, limit, through, modifiedFrom),
     changed: (since, skip, after, limit) => (since === null ? Effect.succeed([]) : live.changedParents(table, since, skip, after, limit)),
     countChanged: (since, skip) => (since === null ? Effect.succeed(0) : live.countChangedParents(table, since, skip)),
     retireOrphans: (children) => Effect.flatMap(Scopes, (scopes) => scopes.retireOrphansOf(children, `store.${table}`))
@@ -62,7 +66,7 @@ export const keyParents = <E, R>(table: string, changed: Effect.Effect<Iterable<
     const changedLive = (skip: KeyRange | null) => [...new Set([...changedKeys].map(String))].filter((key) => live.has(key) && !inRange(skip, key)).sort(byKey)
     return {
       written: false,
-      count: Effect.succeed(sorted.length),
+      count: () => Effect.succeed(sorted.length),
       ahead: (after, n) => Effect.sync(() => ({ count: beyond(after).length, nth: beyond(after)[n - 1] ?? null })),
       page: (after, limit, through) => Effect.sync(() => beyond(after).filter((key) => through === null || byKey(key, through) <= 0).slice(0, limit)),
       changed: (_since, skip, after, limit) => Effect.sync(() => changedLive(skip).filter((key) => after === null || byKey(key, after) > 0).slice(0, limit)),

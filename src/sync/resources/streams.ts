@@ -167,12 +167,13 @@ export const children = (name: ResourceName, parentsOf: Effect.Effect<Parents, S
   Effect.gen(function*() {
     const parents = yield* parentsOf
     const state = yield* SyncState
-    const pass = yield* state.passToRun(name, ctx.childrenFullPassHours, ctx.upper)
+    const pass = yield* state.passToRun(name, ctx.childrenFullPassHours, ctx.upper, ctx.childrenQuietDays)
     const after = Option.isSome(pass) ? pass.value.after ?? null : null
+    const modifiedFrom = Option.isSome(pass) ? pass.value.recentFrom ?? null : null
     const share = Option.isSome(pass) ? yield* shareOf(ctx, parents, after, pass.value) : undefined
     // The parents that changed, but those the pass reads anyway. On a stream's first pass, those it has not reached
     // yet too: they were never read (on a first sync, every parent changed), so they wait for it rather than undo its share.
-    const skip: KeyRange | null = Option.isSome(pass) && pass.value.first ? { after, through: null } : share ? { after, through: share.through } : null
+    const skip: KeyRange | null = Option.isSome(pass) && pass.value.first ? { after, through: null } : share ? { after, through: share.through, modifiedFrom } : null
     const marks = parents.written ? yield* state.changedMarks(name, ctx.runId) : undefined
     // Without a mark of its own, the parents this run wrote changed (none on a first pass: it reads them all).
     const since = marks === undefined ? null : marks.left ?? (Option.isSome(pass) && pass.value.first ? null : marks.runStart)
@@ -187,11 +188,14 @@ export const children = (name: ResourceName, parentsOf: Effect.Effect<Parents, S
     const parentsRead = (count: number) => ctx.progress.page(name, count, changed + (share?.count ?? 0))
     const recent = yield* readParents(spec[name], (cursor, limit) => (cursor === null ? Effect.succeed(first) : parents.changed(since, skip, cursor, limit)), null, changed, () => Effect.void, parentsRead)
     const full = Option.isSome(pass) && share !== undefined
-      ? yield* readParents(spec[name], (cursor, limit) => parents.page(cursor, limit, share.through), share.after, share.count, (batch) =>
-        state.savePassProgress(name, { startedAt: pass.value.startedAt, after: batch[batch.length - 1]!, at: ctx.upper, parents: share.parents }), parentsRead)
+      ? yield* readParents(spec[name], (cursor, limit) => parents.page(cursor, limit, share.through, modifiedFrom), share.after, share.count, (batch) =>
+        state.savePassProgress(name, {
+          startedAt: pass.value.startedAt, after: batch[batch.length - 1]!, at: ctx.upper, parents: share.parents,
+          ...(modifiedFrom === null ? {} : { recentFrom: modifiedFrom })
+        }), parentsRead)
       : { written: 0, deleted: 0 }
     const orphans = yield* parents.retireOrphans(spec[name].table)
-    if (Option.isSome(pass) && share?.last === true) yield* state.fullPassDone(name, pass.value.startedAt)
+    if (Option.isSome(pass) && share?.last === true) yield* state.fullPassDone(name, pass.value.startedAt, modifiedFrom === null ? pass.value.startedAt : pass.value.everyParentAt)
     if (moveMark) yield* state.leaveChangedMark(name, marks!.now)
     return { rows: recent.written + full.written, deleted: recent.deleted + full.deleted + orphans }
   })
@@ -202,9 +206,10 @@ const shareOf = (ctx: RunContext, parents: Parents, after: string | null, pass: 
     // A run reads its share of the pass (one request or more per parent); the next runs go on from there.
     const pace = pass.lastShareAt === undefined ? undefined : { sinceLastShare: ctx.upper - pass.lastShareAt, passHours: ctx.childrenFullPassHours }
     if (shareWaits(pass.parents, ctx.childrenPassPercent, pace)) return undefined
-    const live = yield* parents.count
+    const modifiedFrom = pass.recentFrom ?? null
+    const live = yield* parents.count(modifiedFrom)
     const size = passShare(live, ctx.childrenPassPercent, pace)
-    const ahead = yield* parents.ahead(after, size)
+    const ahead = yield* parents.ahead(after, size, modifiedFrom)
     return ahead.count <= size
       ? { after, through: null, count: ahead.count, parents: live, last: true }
       : { after, through: ahead.nth, count: size, parents: live, last: false } satisfies Share
