@@ -499,9 +499,10 @@ const report = (r: Result) => {
   for (const line of cpuLimits(r.cpu)) console.log(`  ${line}`)
   // The last share of the notes' full pass was taken as the first plain sync began (its upper bound).
   const paced = Math.ceil((r.store.orders * r.plainFirstSync.seconds) / (FULL_PASS_HOURS * 3600))
-  console.log(`  no-change plain sync: ${r.plainNoChangeSync.requests} requests, about ${paced} of them the order notes of the paced full ` +
-    `pass: every order's notes are read once in SHOPSYNC_CHILDREN_FULL_PASS_HOURS (${FULL_PASS_HOURS} h by default, ${r.store.orders} ` +
-    `orders here), shared over the syncs by the time since the last share (${r.plainFirstSync.seconds} s)`)
+  console.log(`  no-change plain sync: ${r.plainNoChangeSync.requests} requests, about ${paced} of them the order notes of the paced first ` +
+    `pass: it reads every order's notes once in SHOPSYNC_CHILDREN_FULL_PASS_HOURS (${FULL_PASS_HOURS} h by default, ${r.store.orders} ` +
+    `orders here), shared over the syncs by the time since the last share (${r.plainFirstSync.seconds} s); later passes read the orders ` +
+    `modified in SHOPSYNC_CHILDREN_QUIET_DAYS, and every one once in as many days`)
 }
 
 /** SHOPSYNC_CHILDREN_FULL_PASS_HOURS's default, which the plain syncs run with. */
