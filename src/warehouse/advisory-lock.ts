@@ -3,7 +3,8 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Duration, Effect, ExecutionStrategy, Exit, Option, Ref, Schema, Scope } from "effect"
 import { atMost } from "./reconnect.js"
 
-const Locked = Schema.Struct({ locked: Schema.Boolean })
+const Locked = Schema.Struct({ locked: Schema.Boolean, pid: Schema.Number, started: Schema.String })
+const Unlocked = Schema.Struct({ unlocked: Schema.Boolean })
 
 /** A session-level advisory lock held on a connection of its own, which may be lost with that connection. */
 export interface AdvisoryLock {
@@ -17,7 +18,8 @@ export interface AdvisoryLock {
 
 /**
  * Tries the lock on a connection reserved in a scope of its own: the scope (returned when the lock was taken)
- * unlocks and gives the connection back when closed; PostgreSQL unlocks it when the session ends.
+ * unlocks and gives the connection back when closed, or ends the session when the unlock fails; PostgreSQL unlocks
+ * it when the session ends.
  */
 const attempt = (namespace: string, key: string, parent: Scope.Scope) =>
   Effect.gen(function*() {
@@ -25,12 +27,26 @@ const attempt = (namespace: string, key: string, parent: Scope.Scope) =>
     const scope = yield* Scope.fork(parent, ExecutionStrategy.sequential)
     const taken = Effect.gen(function*() {
       const conn = yield* Scope.extend(sql.reserve, scope)
-      const [text, params] = sql`SELECT pg_try_advisory_lock(hashtext(${namespace}), hashtext(${key})) AS locked`.compile()
+      const [text, params] = sql`SELECT pg_try_advisory_lock(hashtext(${namespace}), hashtext(${key})) AS locked, pg_backend_pid() AS pid,
+                                        (SELECT backend_start::text FROM pg_stat_activity WHERE pid = pg_backend_pid()) AS started`.compile()
       const rows = yield* conn.execute(text, params, undefined)
-      const { locked } = yield* Schema.decodeUnknown(Locked)(rows[0]).pipe(Effect.orDie)
+      const { locked, pid, started } = yield* Schema.decodeUnknown(Locked)(rows[0]).pipe(Effect.orDie)
       if (!locked) return Option.none()
-      const [unlock, unlockParams] = sql`SELECT pg_advisory_unlock(hashtext(${namespace}), hashtext(${key}))`.compile()
-      yield* Scope.addFinalizer(scope, conn.execute(unlock, unlockParams, undefined).pipe(Effect.ignore, atMost(Duration.seconds(3))))
+      const [unlock, unlockParams] = sql`SELECT pg_advisory_unlock(hashtext(${namespace}), hashtext(${key})) AS unlocked`.compile()
+      const unlocked = conn.execute(unlock, unlockParams, undefined).pipe(
+        Effect.flatMap((answer) => Schema.decodeUnknown(Unlocked)(answer[0])),
+        Effect.map((u) => u.unlocked),
+        Effect.orElseSucceed(() => false),
+        atMost(Duration.seconds(3)),
+        Effect.map(Option.getOrElse(() => false))
+      )
+      // A lock not given back (the unlock failed or did not answer: a loaded machine, a run interrupted mid-statement)
+      // would go back to the pool with its connection and hold the store until that connection closes: every later
+      // run would wait for it and be skipped. Ending the session frees the lock, and the pool drops the connection;
+      // its start time makes sure it is that session, not a later one given the same pid.
+      const endSession = sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = ${pid} AND backend_start::text = ${started}`.pipe(
+        Effect.ignore, atMost(Duration.seconds(3)))
+      yield* Scope.addFinalizer(scope, Effect.flatMap(unlocked, (ok) => (ok ? Effect.void : endSession)))
       // A session that errs is gone; one that does not answer within 10 s (a busy machine answers sooner) is taken for gone.
       const alive = conn.execute("SELECT 1", [], undefined).pipe(
         Effect.as(true), Effect.orElseSucceed(() => false), atMost(Duration.seconds(10)), Effect.map(Option.getOrElse(() => false)))
