@@ -129,6 +129,12 @@ describe("shopsync worker: registered stores on a cluster of workers", () => {
     const joined = await startWorker()
 
     await waitFor("every kept store synced after the kill", allSyncedSince(killedAt, KEPT), 90_000)
+    // The registry records a run's outcome after the run has ended (and pushed its contacts): wait for that record.
+    await waitFor("every kept store's success recorded after the kill", async () => {
+      const recorded = await sqlRows<{ store_id: string }>(db.url,
+        "SELECT store_id FROM sync.store_registry WHERE last_success_at > to_timestamp($1 / 1000.0)", [killedAt])
+      return KEPT.every((id) => recorded.some((r) => r.store_id === id)) ? true : undefined
+    }, 30_000)
     await waitFor("the fourth worker holding shards", async () =>
       /holds [1-9]\d* of 300 shards/.test(joined.run.output().stderr) ? true : undefined, 45_000)
     for (const id of KEPT) expect(await runnerOf(id)).not.toBe(victim.address)
