@@ -1,8 +1,8 @@
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { type ConfigError, Data, Effect, Either, Layer, Option, Schema } from "effect"
 import { type StoreSettings, storeSettingsConfig } from "../config/settings.js"
 import { MARKETING_VARIABLES, marketingSettingsOption } from "../config/marketing.js"
+import { HttpClientsLive } from "../http-client/clients.js"
 import { marketingRetryPolicy } from "../marketing-client/http.js"
 import { TokenService, TokenServiceLive } from "../marketing-client/token.js"
 import { StoreClient, StoreClientLive } from "../store-client/client.js"
@@ -127,7 +127,7 @@ export const storeChecks = (settings: StoreSettings) =>
       ok("store.credentials", "the consumer key is accepted (GET /orders answered)"),
       ...(yield* routeChecks(parents))
     ]
-  }).pipe(Effect.provide(StoreClientLive(settings, { ...QUICK, timeoutMs: Math.min(settings.requestTimeoutMs, 15_000) })), Effect.provide(NodeHttpClient.layerUndici))
+  }).pipe(Effect.provide(StoreClientLive(settings, { ...QUICK, timeoutMs: Math.min(settings.requestTimeoutMs, 15_000) })), Effect.provide(HttpClientsLive))
 
 class Rollback extends Data.TaggedError("Rollback")<{}> {}
 
@@ -179,7 +179,7 @@ export const marketingChecks = Effect.gen(function*() {
     Effect.as([ok("marketing.token", `a token was obtained from ${settings.baseUrl}`)]),
     Effect.catchAll((e) =>
       Effect.succeed([failed("marketing.token", describe(e), "check MARKETING_BASE_URL, MARKETING_CLIENT_ID and MARKETING_CLIENT_SECRET (an API client with client credentials)")])),
-    Effect.provide(TokenServiceLive(settings, policy).pipe(Layer.provide(NodeHttpClient.layerUndici)))
+    Effect.provide(TokenServiceLive(settings, policy).pipe(Layer.provide(HttpClientsLive)))
   )
 })
 

@@ -1,7 +1,7 @@
 import { Command, Options } from "@effect/cli"
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Config, Effect, Layer } from "effect"
 import { storeSettingsConfig } from "../config/settings.js"
+import { HttpClientsLive } from "../http-client/clients.js"
 import { StoreClient, StoreClientLive } from "../store-client/client.js"
 import { ensureWebhooks, listWebhooks, removeWebhooks, SUBSCRIBED_TOPICS } from "../store-client/webhooks.js"
 import { formatTable } from "../jobs/table.js"
@@ -12,7 +12,7 @@ const url = Options.text("url").pipe(
 
 /** Runs `body` with a store client built from the configuration. */
 const withStore = <A, E>(body: Effect.Effect<A, E, StoreClient>) =>
-  Effect.flatMap(storeSettingsConfig, (settings) => body.pipe(Effect.provide(StoreClientLive(settings).pipe(Layer.provide(NodeHttpClient.layerUndici)))))
+  Effect.flatMap(storeSettingsConfig, (settings) => body.pipe(Effect.provide(StoreClientLive(settings).pipe(Layer.provide(HttpClientsLive)))))
 
 const listCommand = Command.make("list", {}, () =>
   withStore(Effect.gen(function*() {

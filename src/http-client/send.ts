@@ -1,6 +1,7 @@
 import type { HttpClient, HttpClientRequest } from "@effect/platform"
 import * as HttpClientError from "@effect/platform/HttpClientError"
-import { Data, Duration, Effect, Predicate } from "effect"
+import { Data, Effect, Predicate } from "effect"
+import { isDeadline } from "./clients.js"
 import { mayBeTlsPort, SPEAKS_HTTPS, speaksTls } from "./tls.js"
 
 /** One HTTP exchange, its body read once. */
@@ -31,10 +32,15 @@ export class UnusableAnswer extends Data.TaggedError("UnusableAnswer")<{
 export const isTransportFailed = (u: unknown): u is TransportFailed => Predicate.isTagged(u, "TransportFailed")
 export const isUnusableAnswer = (u: unknown): u is UnusableAnswer => Predicate.isTagged(u, "UnusableAnswer")
 
-/** The system error code when there is one: short, and free of the URL, headers or body of the request. */
-const transportReason = (e: HttpClientError.HttpClientError): string => {
-  const cause = e.cause as { code?: string; cause?: { code?: string } } | undefined
-  return cause?.code ?? cause?.cause?.code ?? (e._tag === "RequestError" ? `${e.reason} error` : `${e.reason} error reading the answer`)
+/**
+ * The system error code when there is one, or the deadline passed: short, and free of the URL, headers or body of the
+ * request.
+ */
+const transportReason = (e: HttpClientError.HttpClientError, timeoutMs: number): string => {
+  const cause = e.cause as { code?: unknown; cause?: { code?: unknown } } | undefined
+  if (isDeadline(cause) || isDeadline(cause?.cause)) return `no answer within ${timeoutMs} ms`
+  const code = [cause?.code, cause?.cause?.code].find((c) => typeof c === "string")
+  return code ?? (e._tag === "RequestError" ? `${e.reason} error` : `${e.reason} error reading the answer`)
 }
 
 /** How long the one handshake that tells an http:// URL on a TLS port may take. */
@@ -64,8 +70,8 @@ const parseJson = (text: string): unknown => {
 }
 
 /**
- * Sends once and reads the whole answer within `timeoutMs`. Transport failures become TransportFailed;
- * other failures of the client (a token that could not be had) pass through.
+ * Sends once and reads the whole answer, `http` ending the exchange after `timeoutMs` (HttpClients.within). Transport
+ * failures become TransportFailed; other failures of the client (a token that could not be had) pass through.
  */
 export const send = <E, R>(
   http: HttpClient.HttpClient.With<E, R>,
@@ -77,8 +83,7 @@ export const send = <E, R>(
     const text = yield* response.text
     return { status: response.status, headers: response.headers, text, body: parseJson(text), request: response.request }
   }).pipe(
-    Effect.timeoutFail({ duration: Duration.millis(timeoutMs), onTimeout: () => new TransportFailed({ reason: `no answer within ${timeoutMs} ms` }) }),
-    Effect.mapError((e) => (HttpClientError.isHttpClientError(e) ? new TransportFailed({ reason: transportReason(e) }) : e)),
+    Effect.mapError((e) => (HttpClientError.isHttpClientError(e) ? new TransportFailed({ reason: transportReason(e, timeoutMs) }) : e)),
     // The client's own failures are all HttpClientErrors, turned into TransportFailed above.
     Effect.catchIf(isTransportFailed, (e) => httpToTlsPort(request, e))
   ) as Effect.Effect<Answer, TransportFailed | Exclude<E, HttpClientError.HttpClientError>, R>

@@ -1,6 +1,6 @@
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Data, Effect, type Redacted, Schema } from "effect"
 import { queryAuthNeedsHttps, type StoreSettings, storeTuningConfig } from "../config/settings.js"
+import { HttpClientsLive } from "../http-client/clients.js"
 import { StoreClient, StoreClientLive } from "../store-client/client.js"
 import type { StoreError } from "../store-client/errors.js"
 
@@ -46,7 +46,7 @@ export const checkStoreKey = (key: KeyToCheck, saving: "add" | "set") =>
     if (!queryAuthNeedsHttps(settings)) return yield* new QueryAuthOverHttp({ storeId: key.storeId })
     yield* Effect.flatMap(StoreClient, (client) => client.get("/orders", { per_page: 1 }, Schema.Unknown)).pipe(
       Effect.provide(StoreClientLive(settings, quickPolicy(settings))),
-      Effect.provide(NodeHttpClient.layerUndici),
+      Effect.provide(HttpClientsLive),
       Effect.mapError((refusal) => new StoreKeyRefused({ storeId: key.storeId, refusal, saving }))
     )
   })

@@ -1,6 +1,6 @@
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Effect, Layer } from "effect"
 import { type MarketingSettings, type StoreSettings, warehouseRetryConfig } from "../config/settings.js"
+import { HttpClientsLive } from "../http-client/clients.js"
 import { MarketingLive } from "../marketing-client/client.js"
 import { StoreClientLive } from "../store-client/client.js"
 import { Reconciliations } from "../sync/reconcile/record.js"
@@ -16,10 +16,10 @@ import { Scopes } from "../warehouse/scopes.js"
 import { ProgressLive } from "./progress.js"
 
 /** A store's client over undici. */
-export const storeClientLayer = (settings: StoreSettings) => StoreClientLive(settings).pipe(Layer.provide(NodeHttpClient.layerUndici))
+export const storeClientLayer = (settings: StoreSettings) => StoreClientLive(settings).pipe(Layer.provide(HttpClientsLive))
 
 /** The marketing client over undici. */
-export const marketingLayer = (settings: MarketingSettings) => MarketingLive(settings).pipe(Layer.provide(NodeHttpClient.layerUndici))
+export const marketingLayer = (settings: MarketingSettings) => MarketingLive(settings).pipe(Layer.provide(HttpClientsLive))
 
 /** What a sync needs besides the warehouse (provided once per job): the store client, progress display. */
 export const syncLayer = (settings: StoreSettings) => Layer.mergeAll(storeClientLayer(settings), ProgressLive())

@@ -2,6 +2,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Clock, Context, Data, Effect, Layer, Redacted, Ref } from "effect"
 import type { MarketingSettings } from "../config/settings.js"
+import { HttpClients } from "../http-client/clients.js"
 import { tlsProblem } from "../http-client/tls.js"
 import { type Answer, send, type TransportFailed, UnusableAnswer } from "../http-client/send.js"
 import { requestSpans, untraced } from "../http-client/spans.js"
@@ -84,7 +85,7 @@ export const makeMarketingApi = (settings: MarketingSettings, policy: RetryPolic
     const tokens = yield* TokenService
     const requests = yield* Ref.make(0)
     // The token is attached per attempt, so a retry after a rejected token carries the new one.
-    const http = untraced(yield* HttpClient.HttpClient).pipe(
+    const http = untraced((yield* HttpClients).within(policy.timeoutMs)).pipe(
       HttpClient.mapRequestEffect((request) => Effect.map(tokens.get, (token) => HttpClientRequest.bearerToken(request, token)))
     )
 

@@ -1,7 +1,7 @@
-import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Clock, Context, Effect, Either, Layer, Option, Redacted, Ref, SynchronizedRef } from "effect"
 import type { MarketingSettings } from "../config/settings.js"
+import { HttpClients } from "../http-client/clients.js"
 import { isTransientStatus } from "../http-client/retry-after.js"
 import { tlsProblem } from "../http-client/tls.js"
 import { type Answer, send, type TransportFailed, UnusableAnswer } from "../http-client/send.js"
@@ -76,7 +76,7 @@ const giveUp = (e: AttemptFailure, attempts: number, url: string): MarketingErro
 
 export const makeTokenService = (settings: MarketingSettings, policy: RetryPolicy) =>
   Effect.gen(function*() {
-    const http = untraced(yield* HttpClient.HttpClient)
+    const http = untraced((yield* HttpClients).within(policy.timeoutMs))
     const cache = yield* SynchronizedRef.make(Option.none<Cached>())
     const requests = yield* Ref.make(0)
     const url = `${settings.baseUrl}/oauth/v2/token`

@@ -3,6 +3,7 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect, Ref } from "effect"
 import type { StoreSettings } from "../config/settings.js"
 import { makeAdaptiveLimit } from "../http-client/adaptive-limit.js"
+import { HttpClients } from "../http-client/clients.js"
 import { type RetryPolicy, retrySchedule } from "../http-client/retry.js"
 import { type Answer, send } from "../http-client/send.js"
 import { requestSpans, untraced } from "../http-client/spans.js"
@@ -42,7 +43,7 @@ const requestKind = (method: string, path: string, params: QueryParams) =>
 export const makeGetJson = (settings: StoreSettings, policy: RetryPolicy) =>
   Effect.gen(function*() {
     const auth = yield* makeStoreAuth(settings)
-    const http = untraced(yield* HttpClient.HttpClient).pipe(
+    const http = untraced((yield* HttpClients).within(policy.timeoutMs)).pipe(
       HttpClient.mapRequest((request) => request.pipe(HttpClientRequest.acceptJson, HttpClientRequest.setHeader("user-agent", USER_AGENT)))
     )
     const requests = yield* Ref.make(0)

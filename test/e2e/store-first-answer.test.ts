@@ -1,9 +1,9 @@
 // What retrying cannot fix fails at once, in one paragraph: TLS on a plain port, the site instead of its API, a redirect.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import * as HttpClient from "@effect/platform/HttpClient"
 import { Effect, Layer, Schema } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
+import type { HttpClients } from "../../src/http-client/clients.js"
 import { startStoreSimulator } from "../../src/simulator/store/index.js"
 import { defaultRetryPolicy, StoreClient } from "../../src/store-client/client.js"
 import { makeStoreClient, storeSettings } from "../support/store-client.js"
@@ -28,7 +28,7 @@ const serve = async (answer: (req: IncomingMessage, res: ServerResponse) => void
 }
 
 /** The client with production's retry policy (8 attempts, backoff from 500 ms): a retried failure would take long. */
-const production = (apiUrl: string, http?: Layer.Layer<HttpClient.HttpClient>) => {
+const production = (apiUrl: string, http?: Layer.Layer<HttpClients>) => {
   const settings = storeSettings(apiUrl, { maxAttempts: 8, requestTimeoutMs: 10_000 })
   const client = makeStoreClient(settings, { policy: defaultRetryPolicy(settings), ...(http ? { http } : {}) })
   closers.push(client.dispose)

@@ -1,8 +1,8 @@
 // Managed hosts' firewalls block requests without a User-Agent: both services see shopsync's on every request.
 import { readFileSync } from "node:fs"
-import { NodeHttpClient } from "@effect/platform-node"
 import { Effect, Layer, ManagedRuntime, Redacted, Schema } from "effect"
 import { describe, expect, it } from "vitest"
+import { HttpClientsLive } from "../../src/http-client/clients.js"
 import { SHOPSYNC_VERSION, USER_AGENT } from "../../src/http-client/user-agent.js"
 import { MarketingClient, MarketingLive } from "../../src/marketing-client/client.js"
 import { startMarketingSimulator } from "../../src/simulator/marketing/index.js"
@@ -37,7 +37,7 @@ describe("User-Agent", () => {
       baseUrl: mk.baseUrl, clientId: Redacted.make("mk_demo"), clientSecret: Redacted.make("mk_secret"), batchSize: 200,
       concurrency: 2, maxAttempts: 3, requestTimeoutMs: 5_000, tokenMarginSeconds: 60
     }
-    const runtime = ManagedRuntime.make(MarketingLive(settings).pipe(Layer.provide(NodeHttpClient.layerUndici)))
+    const runtime = ManagedRuntime.make(MarketingLive(settings).pipe(Layer.provide(HttpClientsLive)))
     try {
       await runtime.runPromise(Effect.flatMap(MarketingClient, (c) => Effect.zip(c.listHooks, c.triggers)))
     } finally {

@@ -1,8 +1,8 @@
-import { NodeHttpClient } from "@effect/platform-node"
 import { ConfigProvider, Effect, Layer, Logger, LogLevel, ManagedRuntime, Redacted } from "effect"
 import { startStoreSimulator, type StoreSimulator, type StoreSimulatorOptions } from "../../src/simulator/store/index.js"
 import { dailyNetSales } from "../../src/simulator/store/reports/reference.js"
 import { type StoreSettings, storeSettingsConfig } from "../../src/config/settings.js"
+import { HttpClientsLive } from "../../src/http-client/clients.js"
 import type { RetryPolicy } from "../../src/http-client/retry.js"
 import { StoreClient, StoreClientLive } from "../../src/store-client/client.js"
 import { SALES_STREAMS, type StreamName } from "../../src/sync/catalogue.js"
@@ -137,7 +137,7 @@ const connectHarness = async (settings: StoreSettings, policy: RetryPolicy | und
   const db = await freshDatabase()
   const warehouse = pgLayer(Redacted.make(db.url))
   const layer = Layer.mergeAll(
-    StoreClientLive(settings, policy).pipe(Layer.provide(NodeHttpClient.layerUndici)),
+    StoreClientLive(settings, policy).pipe(Layer.provide(HttpClientsLive)),
     Layer.effectDiscard(Logger.withMinimumLogLevel(migrate, LogLevel.None)).pipe(Layer.provideMerge(storeWarehouse(STORE_ID)), Layer.provideMerge(warehouse)),
     SilentProgress,
     Logger.minimumLogLevel(LogLevel.None)

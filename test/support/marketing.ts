@@ -1,9 +1,9 @@
 // A store simulator synced into a fresh warehouse (the harness), a marketing simulator, and the real
 // marketing client and push between them, over real HTTP.
-import { NodeHttpClient } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
 import { Cause, Clock, Effect, Exit, Layer, Logger, LogLevel, ManagedRuntime, Redacted } from "effect"
 import type { MarketingSettings } from "../../src/config/settings.js"
+import { HttpClientsLive } from "../../src/http-client/clients.js"
 import type { MarketingApi } from "../../src/marketing-client/api.js"
 import { type MarketingClient, MarketingLive } from "../../src/marketing-client/client.js"
 import type { TokenService } from "../../src/marketing-client/token.js"
@@ -104,7 +104,7 @@ export const makeMarketingHarness = async (options: MarketingHarnessOptions = {}
   const runtimes: Array<ManagedRuntime.ManagedRuntime<Services, unknown>> = []
   const makeRun = (s: MarketingSettings, policy: RetryPolicy) => {
     const runtime = ManagedRuntime.make(Layer.mergeAll(
-      MarketingLive(s, policy).pipe(Layer.provide(NodeHttpClient.layerUndici)),
+      MarketingLive(s, policy).pipe(Layer.provide(HttpClientsLive)),
       Outbox.Default.pipe(Layer.provideMerge(pgLayer(Redacted.make(store.dbUrl)))),
       capture,
       Logger.minimumLogLevel(LogLevel.Debug)

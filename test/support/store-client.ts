@@ -1,10 +1,10 @@
 // The real store client over real HTTP (undici), with its log lines captured, for tests that talk to a simulator
 // or a hand-made server without a warehouse.
-import { NodeHttpClient } from "@effect/platform-node"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect, Layer, Logger, ManagedRuntime, Redacted } from "effect"
 import type { StoreSettings } from "../../src/config/settings.js"
+import { HttpClients, HttpClientsLive } from "../../src/http-client/clients.js"
 import type { RetryPolicy } from "../../src/http-client/retry.js"
 import { StoreClient, StoreClientLive } from "../../src/store-client/client.js"
 
@@ -29,24 +29,25 @@ export const storeSettings = (apiUrl: string, overrides: Partial<StoreSettings> 
  */
 export const behindHttps = (publicRoot: string, simUrl: string) =>
   Layer.effect(
-    HttpClient.HttpClient,
-    Effect.map(HttpClient.HttpClient, (http) =>
-      http.pipe(HttpClient.mapRequest((request) =>
+    HttpClients,
+    Effect.map(HttpClients, (clients) => HttpClients.of({
+      within: (timeoutMs) => clients.within(timeoutMs).pipe(HttpClient.mapRequest((request) =>
         request.pipe(
           HttpClientRequest.updateUrl((url) => url.replace(publicRoot, simUrl)),
           HttpClientRequest.setHeader("x-forwarded-proto", "https")
-        ))))
-  ).pipe(Layer.provide(NodeHttpClient.layerUndici))
+        )))
+    }))
+  ).pipe(Layer.provide(HttpClientsLive))
 
 /** A store client on `settings`; `run` runs an effect with it, `logs` holds every line it logged. */
 export const makeStoreClient = (
   settings: StoreSettings,
-  options: { policy?: RetryPolicy; http?: Layer.Layer<HttpClient.HttpClient> } = {}
+  options: { policy?: RetryPolicy; http?: Layer.Layer<HttpClients> } = {}
 ) => {
   const logs: string[] = []
   const capture = Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => void logs.push(Array.isArray(message) ? message.join(" ") : String(message))))
   const runtime = ManagedRuntime.make(
-    Layer.mergeAll(StoreClientLive(settings, options.policy ?? FAST).pipe(Layer.provide(options.http ?? NodeHttpClient.layerUndici)), capture)
+    Layer.mergeAll(StoreClientLive(settings, options.policy ?? FAST).pipe(Layer.provide(options.http ?? HttpClientsLive)), capture)
   )
   return {
     logs,

@@ -3,6 +3,7 @@ import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Redacted, Ref, TestClock } from "effect"
 import type { MarketingSettings } from "../../src/config/settings.js"
+import { fixedClients, HttpClients } from "../../src/http-client/clients.js"
 import type { RetryPolicy } from "../../src/marketing-client/http.js"
 import { makeTokenService, renewAfterMs } from "../../src/marketing-client/token.js"
 
@@ -43,7 +44,7 @@ const tokenService = (reply: (n: number) => Reply, delayMs = 0) =>
         const { status, body } = reply(n)
         return HttpClientResponse.fromWeb(request, new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } }))
       }))
-    const tokens = yield* Effect.provideService(makeTokenService(settings, policy), HttpClient.HttpClient, endpoint)
+    const tokens = yield* Effect.provideService(makeTokenService(settings, policy), HttpClients, fixedClients(endpoint))
     const get = Effect.map(tokens.get, Redacted.value)
     return { tokens, get, calls: Ref.get(calls) }
   })

@@ -5,6 +5,7 @@ import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Fiber, Option, Random, Redacted, Ref, Schema, TestClock } from "effect"
 import { type StoreSettings, storeSettingsConfig } from "../../src/config/settings.js"
+import { fixedClients, HttpClients } from "../../src/http-client/clients.js"
 import { signatureMatches } from "../../src/simulator/http/oauth1.js"
 import { makeStoreClient } from "../../src/store-client/client.js"
 import { storeSettings } from "../support/store-client.js"
@@ -32,7 +33,7 @@ const storeClient = (reply: (n: number) => Reply, overrides: Partial<StoreSettin
         }
         return HttpClientResponse.fromWeb(request, new Response(answer.body, { status: answer.status, headers: answer.headers }))
       }))
-    const client = yield* Effect.provideService(makeStoreClient({ ...settings, ...overrides }, policy), HttpClient.HttpClient, http)
+    const client = yield* Effect.provideService(makeStoreClient({ ...settings, ...overrides }, policy), HttpClients, fixedClients(http))
     return { client, sent: Ref.get(sent) }
   })
 

@@ -3,6 +3,7 @@ import * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Logger, Random, Redacted, Ref, Schema, TestClock } from "effect"
+import { fixedClients, HttpClients } from "../../src/http-client/clients.js"
 import { makeStoreClient } from "../../src/store-client/client.js"
 import { storeSettings } from "../support/store-client.js"
 
@@ -29,7 +30,7 @@ const storeClient = (reply: (n: number) => Reply) =>
         }
         return HttpClientResponse.fromWeb(request, new Response(answer.body, { status: answer.status, headers: answer.headers }))
       }))
-    const client = yield* Effect.provideService(makeStoreClient(settings, policy), HttpClient.HttpClient, http)
+    const client = yield* Effect.provideService(makeStoreClient(settings, policy), HttpClients, fixedClients(http))
     return { client, calls: Ref.get(calls) }
   })
 
