@@ -94,8 +94,8 @@ const runLocked = (request: SyncRequest, locks: RunLocks) =>
     const run = locks.run
     const upper = (yield* storeNow) - store.settleSeconds
     const sales = withGuard(locks.sales)
-    // What a run that stopped early left to store, so the views are fast while this one runs.
-    yield* sales(storeDailyTotals)
+    // What a run that stopped early (or a webhook's write) left to store, so the views are fast while this one runs.
+    if (run.dirtyDays) yield* sales(storeDailyTotals)
     if (request.fullRefresh) yield* sales(Effect.flatMap(SyncState, (state) => Effect.forEach(request.streams, state.forget, { discard: true })))
     const progress = yield* Progress
     const ctx: RunContext = {

@@ -10,6 +10,8 @@ import { INTERRUPT, logOutcome, type RunOutcome } from "./outcome.js"
 export interface Run {
   readonly id: number
   readonly addRows: (rows: number) => Effect.Effect<void>
+  /** Days awaited their daily sums as it began (a run that stopped early, a webhook's write): it stores them first. */
+  readonly dirtyDays: boolean
 }
 
 export const RecentRun = Schema.Struct({
@@ -96,14 +98,16 @@ export class Runs extends Effect.Service<Runs>()("shopsync/Runs", {
     const sql = yield* SqlClient.SqlClient
     const start = (command: string, streams: ReadonlyArray<string>, alone: boolean) =>
       Effect.gen(function*() {
-        // One statement: the runs left running are ended (when alone) in the snapshot the new one is not part of.
-        const [row] = yield* sql<{ id: string }>`
+        // One statement: the runs left running are ended (when alone) in the snapshot the new one is not part of; and
+        // whether days await their sums, so that a run with none spends no statement storing them before it starts.
+        const [row] = yield* sql<{ id: string; dirty: boolean }>`
           WITH ended AS (
             UPDATE sync.runs SET status = 'failed', outcome = 'interrupted', finished_at = coalesce(finished_at, now()),
                    error = 'interrupted: the process ended before the run finished; the next run resumed from the last checkpoint'
             WHERE store_id = ${storeId} AND status = 'running' AND ${alone}::boolean)
-          INSERT INTO sync.runs (store_id, command, streams) VALUES (${storeId}, ${command}, ${streams}::text[]) RETURNING id`
-        return { id: Number(row!.id), command, started: yield* Clock.currentTimeMillis, rows: yield* Ref.make(0) }
+          INSERT INTO sync.runs (store_id, command, streams) VALUES (${storeId}, ${command}, ${streams}::text[])
+          RETURNING id, EXISTS (SELECT 1 FROM analytics.daily_dirty WHERE store_id = ${storeId}) AS dirty`
+        return { id: Number(row!.id), dirty: row!.dirty === true, command, started: yield* Clock.currentTimeMillis, rows: yield* Ref.make(0) }
       })
     const finish = (
       run: { id: number; command: string; started: number; rows: Ref.Ref<number> },
@@ -136,7 +140,7 @@ export class Runs extends Effect.Service<Runs>()("shopsync/Runs", {
         alone: boolean
       ): Effect.Effect<Run, SqlError, Scope.Scope> =>
         Effect.acquireRelease(start(command, streams, alone), (run, exit) => finish(run, exit, requests)).pipe(
-          Effect.map((run): Run => ({ id: run.id, addRows: (n) => Ref.update(run.rows, (r) => r + n) }))
+          Effect.map((run): Run => ({ id: run.id, dirtyDays: run.dirty, addRows: (n) => Ref.update(run.rows, (r) => r + n) }))
         ),
       /**
        * Records and logs a run that did nothing because another one held the store's lock (`failure` says so; the

@@ -68,6 +68,11 @@ export class Scopes extends Effect.Service<Scopes>()("shopsync/Scopes", {
         fencedStatement(sql)((proved) =>
           sql<{ retired: number }>`SELECT sync.retire_orphans_of(${table}::regclass, ${storeId}, ${parents}::regclass) AS retired WHERE ${proved}`.pipe(
             Effect.map(([row]) => Number(row?.retired ?? 0)))),
+      /** Marks deleted the rows whose parent is not a live top-level key of `parents` (a resource table); returns how many. */
+      retireOrphanScopes: (table: string, parents: string): Effect.Effect<number, SqlError> =>
+        fencedStatement(sql)((proved) =>
+          sql<{ retired: number }>`SELECT sync.retire_orphan_scopes(${table}::regclass, ${storeId}, ${parents}::regclass) AS retired WHERE ${proved}`.pipe(
+            Effect.map(([row]) => Number(row?.retired ?? 0)))),
       /** Marks deleted the rows whose parent is not among `liveParents`; returns how many. */
       retireOrphans: (table: string, liveParents: ReadonlyArray<string>): Effect.Effect<number, SqlError> =>
         fencedStatement(sql)((proved) =>

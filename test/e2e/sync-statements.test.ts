@@ -9,7 +9,7 @@ import { manualClock } from "../../src/simulator/store/index.js"
 import { STREAMS } from "../../src/sync/catalogue.js"
 import { runSync } from "../../src/sync/engine.js"
 import { tracerLayer } from "../../src/telemetry/otel-tracer.js"
-import { type Harness, makeHarness, syncRequest } from "../support/harness.js"
+import { type Harness, makeHarness, STORE_ID, syncRequest } from "../support/harness.js"
 
 const plain = { streams: STREAMS, named: false, customersFullScanHours: 24, deletionsHours: 0 } as const
 
@@ -17,6 +17,15 @@ describe("the statements of an incremental sync", () => {
   const clock = manualClock(Date.parse("2026-07-01T12:00:00Z"))
   let h: Harness
   let statements: ReadonlyArray<string>
+  let afterDirty: ReadonlyArray<string>
+  const traced = () => {
+    const exporter = new InMemorySpanExporter()
+    return h.run(runSync(syncRequest(plain)).pipe(
+      Effect.zipRight(Effect.sync(() =>
+        exporter.getFinishedSpans().filter((s) => s.name === "sql.execute").map((s) => String(s.attributes["db.query.text"]).replace(/\s+/g, " ")))),
+      Effect.provide(tracerLayer(exporter, false))
+    ))
+  }
 
   beforeAll(async () => {
     h = await makeHarness({ clock, data: { seed: 5, orders: 200, start: "2026-05-01", days: 40 } })
@@ -25,12 +34,11 @@ describe("the statements of an incremental sync", () => {
     const [order] = h.sim.state.orders
     h.sim.state.updateOrder(order!.id, { customer_note: "changed since the last sync" })
     clock.advance(60_000)
-    const exporter = new InMemorySpanExporter()
-    statements = await h.run(runSync(syncRequest(plain)).pipe(
-      Effect.zipRight(Effect.sync(() =>
-        exporter.getFinishedSpans().filter((s) => s.name === "sql.execute").map((s) => String(s.attributes["db.query.text"]).replace(/\s+/g, " ")))),
-      Effect.provide(tracerLayer(exporter, false))
-    ))
+    statements = await traced()
+    // A day left without its sums (a run that stopped early, a webhook's write), then a run with nothing new.
+    await h.rows("INSERT INTO analytics.daily_dirty (store_id, day) VALUES ($1, '2026-06-01')", [STORE_ID])
+    clock.advance(60_000)
+    afterDirty = await traced()
   }, 120_000)
   afterAll(() => h?.close())
 
@@ -67,12 +75,20 @@ describe("the statements of an incremental sync", () => {
     expect(statements.slice(0, claim + 3)).not.toContain("BEGIN")
   })
 
-  it("stores the daily sums with one statement proving the lease, before the streams and after them", () => {
-    const refreshes = statements.flatMap((s, i) => (s.includes("analytics.refresh_daily_totals(") ? [i] : []))
-    expect(refreshes.length).toBe(2)
-    for (const i of refreshes) {
-      expect(statements[i]).toContain("sync.prove_lease")
-      expect(statements[i - 1]).not.toBe("BEGIN")
+  it("stores the daily sums with one statement proving the lease after the streams, and before them only when days await theirs", () => {
+    const refreshesOf = (run: ReadonlyArray<string>) => run.flatMap((s, i) => (s.includes("analytics.refresh_daily_totals(") ? [i] : []))
+    const started = (run: ReadonlyArray<string>) => run.findIndex((s) => /^ ?INSERT INTO sync\.state AS s \(store_id, stream, last_run_id/.test(s))
+    // The run that began with every day stored: once, after the sales streams started.
+    expect(refreshesOf(statements)).toHaveLength(1)
+    expect(refreshesOf(statements)[0]).toBeGreaterThan(started(statements))
+    // The run that began with a day left: first that day, before any stream starts.
+    const [first, last] = refreshesOf(afterDirty)
+    expect(refreshesOf(afterDirty)).toHaveLength(2)
+    expect(first).toBeLessThan(started(afterDirty))
+    expect(last).toBeGreaterThan(started(afterDirty))
+    for (const [run, i] of [[statements, refreshesOf(statements)[0]!], [afterDirty, first!], [afterDirty, last!]] as const) {
+      expect(run[i]).toContain("sync.prove_lease")
+      expect(run[i - 1]).not.toBe("BEGIN")
     }
   })
 
@@ -104,6 +120,13 @@ describe("the statements of an incremental sync", () => {
     // statements of a page's transaction need not follow each other here).
     expect(count(/^ ?INSERT INTO sync\.state .* WHERE NOT \(s\.details \? 'slices'\) RETURNING/)).toBeGreaterThan(0)
     expect(count(/FOR UPDATE$/)).toBe(0)
+  })
+
+  it("reads no key of a resource for its children when the resource did not change, and finds their orphans in one statement", () => {
+    // attribute_terms and shipping_zone_methods, whose parents (daily refreshes) were not due.
+    expect(count(/sync\.scope_keys\(/)).toBe(0)
+    expect(count(/sync\.retire_orphan_scopes\(/)).toBe(2)
+    expect(count(/sync\.retire_orphans\(/)).toBe(0)
   })
 
   it("looks into the quarantine once for every stream that loads documents when it holds nothing", () => {

@@ -56,21 +56,26 @@ export const inRange = (range: KeyRange | null, key: string) =>
 
 /**
  * Parents held whole: the top-level keys of a resource table (a store's attributes, its shipping zones: a few dozen),
- * `changed` those its stream changed this run.
+ * `changed` those its stream changed this run. The keys are read once, when first needed (a full pass, or keys that
+ * changed): a run whose parents did not change reads none; their children's orphans are found by the warehouse.
  */
-export const keyParents = <E, R>(table: string, changed: Effect.Effect<Iterable<string | number>, E, R>): Effect.Effect<Parents, SqlError | E, Scopes | R> =>
-  Effect.zipWith(Effect.flatMap(Scopes, (scopes) => scopes.keys(table, [""])), changed, (rows, changedKeys) => {
-    const sorted = rows.map((r) => r.key).sort(byKey)
-    const live = new Set(sorted)
-    const beyond = (after: string | null) => (after === null ? sorted : sorted.filter((key) => byKey(key, after) > 0))
-    const changedLive = (skip: KeyRange | null) => [...new Set([...changedKeys].map(String))].filter((key) => live.has(key) && !inRange(skip, key)).sort(byKey)
+export const keyParents = <E, R>(table: string, changed: Effect.Effect<Iterable<string | number>, E, R>): Effect.Effect<Parents, E, Scopes | R> =>
+  Effect.gen(function*() {
+    const scopes = yield* Scopes
+    const changedKeys = [...new Set([...(yield* changed)].map(String))]
+    const sorted = yield* Effect.cached(Effect.map(scopes.keys(table, [""]), (rows) => rows.map((r) => r.key).sort(byKey)))
+    const beyond = (after: string | null) => Effect.map(sorted, (keys) => (after === null ? keys : keys.filter((key) => byKey(key, after) > 0)))
+    const changedLive = (skip: KeyRange | null) =>
+      changedKeys.length === 0
+        ? Effect.succeed([])
+        : Effect.map(sorted, (keys) => changedKeys.filter((key) => keys.includes(key) && !inRange(skip, key)).sort(byKey))
     return {
       written: false,
-      count: () => Effect.succeed(sorted.length),
-      ahead: (after, n) => Effect.sync(() => ({ count: beyond(after).length, nth: beyond(after)[n - 1] ?? null })),
-      page: (after, limit, through) => Effect.sync(() => beyond(after).filter((key) => through === null || byKey(key, through) <= 0).slice(0, limit)),
-      changed: (_since, skip, after, limit) => Effect.sync(() => changedLive(skip).filter((key) => after === null || byKey(key, after) > 0).slice(0, limit)),
-      countChanged: (_since, skip) => Effect.sync(() => changedLive(skip).length),
-      retireOrphans: (children) => Effect.flatMap(Scopes, (s) => s.retireOrphans(children, sorted))
+      count: () => Effect.map(sorted, (keys) => keys.length),
+      ahead: (after, n) => Effect.map(beyond(after), (keys) => ({ count: keys.length, nth: keys[n - 1] ?? null })),
+      page: (after, limit, through) => Effect.map(beyond(after), (keys) => keys.filter((key) => through === null || byKey(key, through) <= 0).slice(0, limit)),
+      changed: (_since, skip, after, limit) => Effect.map(changedLive(skip), (keys) => keys.filter((key) => after === null || byKey(key, after) > 0).slice(0, limit)),
+      countChanged: (_since, skip) => Effect.map(changedLive(skip), (keys) => keys.length),
+      retireOrphans: (children) => scopes.retireOrphanScopes(children, table)
     } satisfies Parents
   })
