@@ -110,7 +110,8 @@ const runLocked = (request: SyncRequest, locks: RunLocks) =>
       customersFullScanHours: request.customersFullScanHours,
       deletionsHours: request.deletionsHours
     }
-    const runPhase = yield* makeScheduler(ctx, request, run.addRows)
+    // Under the sales lease: the streams' standings come from the snapshot their states are then read from.
+    const runPhase = yield* sales(makeScheduler(ctx, request, run.addRows))
     const salesResults = yield* sales(Effect.zipLeft(runPhase(request.streams.filter((name) => CATALOGUE[name].sales)), storeDailyTotals))
     // The scheduled reconciliation, when due: after the sales streams, still under the run lock (reconcile/schedule.ts);
     // a run limited with --streams leaves it to a plain one.

@@ -218,11 +218,15 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
       /**
        * Whether and when a run of each of `streams` is due: its last complete run, and why the store may not serve it;
        * one statement for them all (a no-change sync skips most streams on this alone). Read by the scheduler before
-       * the streams run, outside any unit of work that would retry it.
+       * the streams run, outside any unit of work that would retry it: in a run, from the snapshot its streams then
+       * read their states from (one statement for both); elsewhere (the status page), from the table.
        */
       standings: (streams: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<string, Standing>, SqlError> =>
-        retryInRun(sql`SELECT stream, details FROM sync.state WHERE store_id = ${storeId} AND stream = ANY(${streams}::text[])`.pipe(
-          Effect.flatMap(decodeDetails), Effect.orDie)).pipe(
+        Effect.flatMap(FiberRef.get(currentGuard), (guard) =>
+          retryInRun(Option.isSome(guard)
+            ? Effect.map(Effect.forEach(streams, read), (states) => states.map((state, i) => ({ stream: streams[i]!, details: state.details })))
+            : sql`SELECT stream, details FROM sync.state WHERE store_id = ${storeId} AND stream = ANY(${streams}::text[])`.pipe(
+              Effect.flatMap(decodeDetails), Effect.orDie))).pipe(
           Effect.map((rows) => new Map(streams.map((stream) => [stream, standingOf(rows.find((r) => r.stream === stream)?.details ?? {})])))),
       /**
        * The resumable full pass of a child stream to run now, if any: the one under way (its start, by the store's
