@@ -57,10 +57,11 @@ type Attempt =
   | { readonly _tag: "Watch"; readonly holder: StillHolder }
 
 /**
- * One try: the advisory lock, then the lease. A lease whose holder may still be alive is left alone (the holder lost
- * its session and is taking its lock again, or its process just died: watched). A free lease is claimed first (the
- * holder it had, fenced out, is recorded as ended), then the run is recorded, then the lease names it: no row of a
- * run that did not get the lock, and none that overlaps its predecessor's.
+ * One try: the advisory locks, then the leases. A free lease is claimed (the holder it had, fenced out, is recorded
+ * as ended: sync.claim_leases judges it as isFree does), then the run is recorded, then the lease names it: no row of
+ * a run that did not get the lock, and none that overlaps its predecessor's. A sales lease whose holder may still be
+ * alive is left alone (the holder lost its session and is taking its lock again, or its process just died): read
+ * only then, to watch its heartbeat.
  */
 const attempt = (storeId: string, leases: Leases, options: LockOptions, still: Option.Option<StillHolder>) =>
   Effect.gen(function*() {
@@ -68,20 +69,16 @@ const attempt = (storeId: string, leases: Leases, options: LockOptions, still: O
     const token = yield* Ref.make<number | null>(null)
     const sales = yield* holdLock(storeId, SALES, leases, token, parent)
     if (Option.isNone(sales)) return { _tag: "Busy" } as Attempt
-    const seen = yield* leases.read(SALES)
-    if (!isFree(seen, still)) {
-      yield* sales.value.close
-      return (seen.holder !== null && seen.beat !== null && Option.isNone(still)
-        ? { _tag: "Watch", holder: { run: seen.holder, beat: seen.beat } }
-        : { _tag: "Busy" }) as Attempt
-    }
     const resources = yield* holdLock(storeId, RESOURCES, leases, token, parent)
     const claimed = yield* leases.claim([SALES, ...Option.toArray(resources).map(() => RESOURCES)], still)
     const both = claimed.includes(RESOURCES)
     if (!both) yield* Effect.forEach(Option.toArray(resources), (r) => r.close, { discard: true })
     if (!claimed.includes(SALES)) {
+      const seen = yield* leases.read(SALES)
       yield* sales.value.close
-      return { _tag: "Busy" } as Attempt
+      return (!isFree(seen, still) && seen.holder !== null && seen.beat !== null && Option.isNone(still)
+        ? { _tag: "Watch", holder: { run: seen.holder, beat: seen.beat } }
+        : { _tag: "Busy" }) as Attempt
     }
     const run = yield* options.begin(both)
     yield* Ref.set(token, run.id)
