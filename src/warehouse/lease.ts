@@ -46,8 +46,14 @@ const stopWhenLost = (guard: Guard) => <A, E, R>(effect: Effect.Effect<A, E, R>)
  * The lease's proof as a boolean SQL expression (sync.prove_lease). FOR SHARE keeps the lease row until the
  * transaction ends: a run taking the lease over waits for it to commit, and then sees all it wrote. A scalar
  * subquery, so that PostgreSQL evaluates it once, before the statement writes anything.
+ *
+ * It also lets the transaction commit without waiting for the WAL flush (synchronous_commit, for this transaction
+ * only), as a sync's pages do (loader.ts): a server crash can lose a run's last writes, whole transactions in commit
+ * order, and the next run does them again from the checkpoints that survived. A run writes some thirty times a
+ * sync; each commit waiting for the disk cost the server more CPU than the write itself.
  */
-const proof = (sql: SqlClient.SqlClient, guard: Guard) => sql`(SELECT sync.prove_lease(${guard.storeId}, ${guard.lock}, ${guard.token}))`
+const proof = (sql: SqlClient.SqlClient, guard: Guard) =>
+  sql`(SELECT sync.prove_lease(${guard.storeId}, ${guard.lock}, ${guard.token}) AND set_config('synchronous_commit', 'off', true) = 'off')`
 
 /**
  * A fenced transaction's proof: the guard, the transaction's connection and the depth the proof must run at (the

@@ -7,7 +7,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { storeWarehouse } from "../../src/jobs/layers.js"
 import { SyncState } from "../../src/sync/state.js"
 import { pgLayer } from "../../src/warehouse/database.js"
-import { fenced, type Guard, withGuard } from "../../src/warehouse/lease.js"
+import { fenced, fencedStatement, type Guard, withGuard } from "../../src/warehouse/lease.js"
 import { Loader } from "../../src/warehouse/loader.js"
 import { migrate } from "../../src/warehouse/migrate.js"
 import { Scopes } from "../../src/warehouse/scopes.js"
@@ -77,6 +77,18 @@ describe("the lease's proof in every write of a run", () => {
     const [orders] = await sqlRows<{ last_run_id: string; last_rows: string; cursor_id: string }>(db.url,
       "SELECT last_run_id, last_rows, cursor_id FROM sync.state WHERE store_id = $1 AND stream = 'orders'", [STORE])
     expect(orders).toMatchObject({ last_run_id: String(run), last_rows: "3", cursor_id: "7" })
+  })
+
+  it("lets a run's writes commit without waiting for the disk, as its pages do; outside a run, as the server says", async () => {
+    const setting = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      fencedStatement(sql)((proved) => sql<{ sc: string }>`SELECT current_setting('synchronous_commit') AS sc WHERE ${proved}`))
+    expect(await runtime.runPromise(withGuard(guard())(setting))).toEqual([{ sc: "off" }])
+    expect(await runtime.runPromise(setting)).toEqual([{ sc: "on" }])
+    // A transaction of a run: from its proof on, until it ends.
+    const inTransaction = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql.withTransaction(Effect.zipRight(fenced(sql)(sql`SELECT 1`), sql<{ sc: string }>`SELECT current_setting('synchronous_commit') AS sc`)))
+    expect(await runtime.runPromise(withGuard(guard())(inTransaction))).toEqual([{ sc: "off" }])
+    expect(await runtime.runPromise(inTransaction)).toEqual([{ sc: "on" }])
   })
 
   it("writes nothing and stops the run once another run, or none, holds the lease", async () => {
