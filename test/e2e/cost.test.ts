@@ -78,9 +78,10 @@ describe("a first sync", () => {
   afterAll(() => h.close())
 
   /** Requests for a listing's newest row (order=desc, one row): what a head costs. */
+  // The listings' heads; the newest customer, asked for alone too, is not one (customers have no modified filter).
   const heads = () => h.sim.requests.filter((r) => {
     const q = new URL(r.url, "http://x").searchParams
-    return q.get("order") === "desc" && q.get("per_page") === "1"
+    return q.get("order") === "desc" && q.get("per_page") === "1" && !r.url.includes("/customers?")
   }).length
 
   it("asks no listing for its head (a walk from nothing counts the same rows on its first page), and later syncs settle deletions with the heads", async () => {
@@ -97,7 +98,7 @@ describe("a first sync", () => {
     // empty page) instead.
     expect(h.sim.state.products.filter((p) => p.status === "trash")).toEqual([])
     expect(heads()).toBe(4)
-    // Beyond the clock, the heads, the empty walk and the newest customers: the orders' count differs, so the check asks.
+    // Beyond the clock, the heads, the empty walk and the newest customer: the orders' count differs, so the check asks.
     expect((await h.requests()) - before).toBeGreaterThan(7)
     expect(await h.netSales()).toEqual(h.expectedNetSales())
   })

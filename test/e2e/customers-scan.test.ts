@@ -57,16 +57,21 @@ describe("the customers full scan", () => {
     expect(names.get(bystander!.id)).not.toBe("Not-Fetched")
   })
 
-  it("between full scans, reads the new registrations newest first, with one request when there are none", async () => {
+  it("between full scans, reads the new registrations newest first, with one request for one customer when there are none", async () => {
     await h.sync({ streams: ["orders", "customers"], customersFullScanHours: 24 })
-    const before = h.sim.requests.filter((r) => r.url.includes("/customers?")).length
+    const customerRequests = () => h.sim.requests.filter((r) => r.url.includes("/customers?")).map((r) => new URL(r.url, "http://x").searchParams)
+    const before = customerRequests().length
     clock.advance(60_000)
     await h.sync({ streams: ["orders", "customers"], customersFullScanHours: 24 })
-    expect(h.sim.requests.filter((r) => r.url.includes("/customers?")).length - before).toBe(1)
+    const quiet = customerRequests().slice(before)
+    expect(quiet.map((q) => [q.get("orderby"), q.get("order"), q.get("per_page")])).toEqual([["id", "desc", "1"]])
 
     const fresh = h.sim.state.createCustomer({ email: "new.registration@example.com", first_name: "New" })
     clock.advance(60_000)
+    const seen = customerRequests().length
     const summary = await h.sync({ streams: ["orders", "customers"], customersFullScanHours: 24 })
+    // The newest alone, then the newest page, down to a known id.
+    expect(customerRequests().slice(seen).map((q) => q.get("per_page"))).toEqual(["1", "20"])
     expect(summary!.streams.find((s) => s.stream === "customers")!.rows).toBe(1)
     const [row] = await h.rows<{ email: string }>("SELECT email FROM store.customers WHERE store_id = $1 AND id = $2", [STORE_ID, fresh.id])
     expect(row?.email).toBe("new.registration@example.com")
