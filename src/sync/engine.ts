@@ -31,9 +31,9 @@ export type StoreRepositories = Runs | SyncState | Loader | LiveRows | Scopes | 
 /** What a run's body may use: the store, the warehouse, progress, and the store's repositories. */
 type RunNeeds = StoreClient | SqlClient.SqlClient | Progress | Scope.Scope | StoreRepositories
 
-/** The store's clock, read from the Date header of one cheap request; ours if it sends none. */
+/** The store's clock, read from the Date header of one cheap request (an order's id: its document is not needed); ours if it sends none. */
 export const storeNow = Effect.flatMap(StoreClient, (store) =>
-  store.list("/orders", { per_page: 1 }, Schema.Unknown).pipe(
+  store.list("/orders", { per_page: 1, _fields: "id" }, Schema.Unknown).pipe(
     Effect.flatMap((page) => page.serverTime === undefined ? Clock.currentTimeMillis : Effect.succeed(page.serverTime.getTime())),
     Effect.map((ms) => Math.floor(ms / 1000))
   ))

@@ -59,7 +59,8 @@ export interface WalkPage<A extends Doc = Doc> {
 
 type Store = Context.Tag.Service<StoreClient>
 
-const stampField = (field: WalkSpec["field"]) => (field === "modified" ? "date_modified_gmt" : "date_created_gmt")
+/** The document field a walk's position is read from. */
+export const stampField = (field: WalkSpec["field"]) => (field === "modified" ? "date_modified_gmt" : "date_created_gmt")
 export const bounds = (field: WalkSpec["field"]) =>
   field === "modified"
     ? { after: "modified_after", before: "modified_before", orderby: "modified" }

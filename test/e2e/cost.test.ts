@@ -79,10 +79,9 @@ describe("a first sync", () => {
 
   /** Requests for a listing's newest row (order=desc, one row): what a head costs. */
   // The listings' heads; the newest customer, asked for alone too, is not one (customers have no modified filter).
-  const heads = () => h.sim.requests.filter((r) => {
-    const q = new URL(r.url, "http://x").searchParams
-    return q.get("order") === "desc" && q.get("per_page") === "1" && !r.url.includes("/customers?")
-  }).length
+  const headQueries = () => h.sim.requests.map((r) => new URL(r.url, "http://x").searchParams)
+    .filter((q, i) => q.get("order") === "desc" && q.get("per_page") === "1" && !h.sim.requests[i]!.url.includes("/customers?"))
+  const heads = () => headQueries().length
 
   it("asks no listing for its head (a walk from nothing counts the same rows on its first page), and later syncs settle deletions with the heads", async () => {
     await h.sync(plain)
@@ -98,6 +97,9 @@ describe("a first sync", () => {
     // empty page) instead.
     expect(h.sim.state.products.filter((p) => p.status === "trash")).toEqual([])
     expect(heads()).toBe(4)
+    // Each asks for the newest row's id and date only: a real shop encodes kilobytes of JSON for a whole order.
+    expect(headQueries().map((q) => q.get("_fields"))).toEqual(expect.arrayContaining(["id,date_modified_gmt", "id,date_created_gmt"]))
+    expect(headQueries().every((q) => /^id,date_(modified|created)_gmt$/.test(q.get("_fields") ?? ""))).toBe(true)
     // Beyond the clock, the heads, the empty walk and the newest customer: the orders' count differs, so the check asks.
     expect((await h.requests()) - before).toBeGreaterThan(7)
     expect(await h.netSales()).toEqual(h.expectedNetSales())
