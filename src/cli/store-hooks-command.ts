@@ -1,9 +1,9 @@
 import { Command, Options } from "@effect/cli"
-import { Config, Effect, Layer } from "effect"
+import { Config, Effect } from "effect"
 import { storeSettingsConfig } from "../config/settings.js"
-import { HttpClientsLive } from "../http-client/clients.js"
-import { StoreClient, StoreClientLive } from "../store-client/client.js"
+import { StoreClient } from "../store-client/client.js"
 import { ensureWebhooks, listWebhooks, removeWebhooks, SUBSCRIBED_TOPICS } from "../store-client/webhooks.js"
+import { storeClientLayer } from "../jobs/layers.js"
 import { formatTable } from "../jobs/table.js"
 
 const url = Options.text("url").pipe(
@@ -12,7 +12,7 @@ const url = Options.text("url").pipe(
 
 /** Runs `body` with a store client built from the configuration. */
 const withStore = <A, E>(body: Effect.Effect<A, E, StoreClient>) =>
-  Effect.flatMap(storeSettingsConfig, (settings) => body.pipe(Effect.provide(StoreClientLive(settings).pipe(Layer.provide(HttpClientsLive)))))
+  Effect.flatMap(storeSettingsConfig, (settings) => body.pipe(Effect.provide(storeClientLayer(settings))))
 
 const listCommand = Command.make("list", {}, () =>
   withStore(Effect.gen(function*() {
