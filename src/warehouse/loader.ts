@@ -58,7 +58,8 @@ export class Loader extends Effect.Service<Loader>()("shopsync/Loader", {
     const write = fenced(sql)
 
     // One temp table per connection, emptied when the page's transaction commits. Documents of a few KB would be
-    // compressed on the way in and decompressed by every statement that reads them: staged, they stay plain (set
+    // compressed on the way in and decompressed by every statement that reads them: staged, they stay plain, and in
+    // the row up to a page's size (toast_tuple_target), where no statement has to fetch them from a TOAST table (set
     // once, when the table is made: altered at every page, its catalog row would be rewritten each time).
     // `known`: the warehouse holds a version of the document (set by the merges with children to replace).
     // The commit does not wait for the WAL flush: a server crash can lose the last few committed pages, but only
@@ -73,7 +74,7 @@ export class Loader extends Effect.Service<Loader>()("shopsync/Loader", {
       DO $stage$ BEGIN
         IF to_regclass('pg_temp.sync_batch') IS NULL THEN
           CREATE TEMP TABLE sync_batch (store_id text NOT NULL, id bigint NOT NULL, doc jsonb NOT NULL, known boolean NOT NULL DEFAULT false)
-            ON COMMIT DELETE ROWS;
+            WITH (toast_tuple_target = 8160) ON COMMIT DELETE ROWS;
           ALTER TABLE sync_batch ALTER COLUMN doc SET STORAGE EXTERNAL;
         END IF;
       END $stage$;
