@@ -125,7 +125,7 @@ const newRegistrations = (ctx: RunContext) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
     const known = (yield* Effect.flatMap(LiveRows, (live) => live.lastCustomerId)) ?? 0
-    const [newest] = (yield* store.list(PATH, { ...EVERY_ROLE, orderby: "id", order: "desc", per_page: 1 }, Schema.Unknown)).items
+    const [newest] = (yield* readPage({ orderby: "id", order: "desc", per_page: 1 })).items
     const newestId = Number((newest as { id?: unknown } | undefined)?.id)
     if (newest === undefined || (Number.isInteger(newestId) && newestId <= known)) return 0
     let rows = 0
