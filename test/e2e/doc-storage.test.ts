@@ -13,7 +13,14 @@ const DOC_COLUMNS = `
   WHERE n.nspname IN ('store', 'sync') AND c.relkind = 'r' AND a.attname = 'doc' AND a.atttypid = 'jsonb'::regtype AND NOT a.attisdropped
   ORDER BY 1`
 
-describe("documents are stored without pglz (migration 015) and left out of ANALYZE (migration 023)", () => {
+/** The addresses of orders and customers (jsonb objects), with how many of their values ANALYZE samples. */
+const ADDRESS_COLUMNS = `
+  SELECT c.oid::regclass::text AS "table", a.attname AS "column", a.attstattarget AS "statsTarget"
+  FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+  WHERE c.oid IN ('store.orders'::regclass, 'store.customers'::regclass) AND a.attname IN ('billing', 'shipping')
+  ORDER BY 1, 2`
+
+describe("documents are stored without pglz (migration 015); documents and addresses are left out of ANALYZE (migrations 023, 024)", () => {
   const clock = manualClock(ms("2026-07-01T12:00:00Z"))
   let h: Harness
   beforeAll(async () => {
@@ -37,6 +44,19 @@ describe("documents are stored without pglz (migration 015) and left out of ANAL
        WHERE schemaname = 'store' AND tablename IN ('orders', 'order_line_items') AND attname IN ('doc', 'created_day', 'order_id')
        ORDER BY 1, 2`)
     expect(stats).toEqual([{ table: "store.order_line_items", column: "order_id" }, { table: "store.orders", column: "created_day" }])
+  })
+
+  it("ANALYZE builds no statistics of an address, and keeps the other columns'", async () => {
+    const columns = await h.rows<{ table: string; column: string; statsTarget: number | null }>(ADDRESS_COLUMNS)
+    expect(columns.map((c) => `${c.table}.${c.column}=${c.statsTarget}`)).toEqual([
+      "store.customers.billing=0", "store.customers.shipping=0", "store.orders.billing=0", "store.orders.shipping=0"
+    ])
+    await h.rows("ANALYZE store.orders, store.customers")
+    const stats = await h.rows<{ table: string; column: string }>(
+      `SELECT schemaname || '.' || tablename AS "table", attname AS "column" FROM pg_stats
+       WHERE schemaname = 'store' AND tablename IN ('orders', 'customers') AND attname IN ('billing', 'shipping', 'billing_email', 'email')
+       ORDER BY 1, 2`)
+    expect(stats).toEqual([{ table: "store.customers", column: "email" }, { table: "store.orders", column: "billing_email" }])
   })
 
   it("orders big enough for pglz are written without it", async () => {
