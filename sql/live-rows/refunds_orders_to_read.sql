@@ -5,10 +5,10 @@
 --     does not touch its order and only reading the order's list again shows it gone.
 -- $1 store, $2 full pass (boolean)
 WITH live_orders AS (
-  SELECT id, doc FROM store.orders WHERE store_id = $1 AND deleted_at IS NULL
+  SELECT id, refund_ids FROM store.orders WHERE store_id = $1 AND deleted_at IS NULL
 ), listed AS (
-  SELECT o.id AS order_id, (r->>'id')::bigint AS refund_id
-  FROM live_orders o CROSS JOIN LATERAL jsonb_array_elements(coalesce(o.doc->'refunds', '[]')) r
+  SELECT o.id AS order_id, r.id AS refund_id
+  FROM live_orders o CROSS JOIN LATERAL unnest(o.refund_ids) AS r(id)
 ), held AS (
   SELECT f.order_id, f.id AS refund_id
   FROM store.refunds f JOIN live_orders o ON o.id = f.order_id

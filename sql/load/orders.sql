@@ -29,7 +29,7 @@ INSERT INTO store.orders AS o (
   date_created, date_created_local, date_modified, date_paid, date_completed,
   customer_id, billing_email, billing, shipping, payment_method, prices_include_tax,
   discount_total, discount_tax, shipping_total, shipping_tax, cart_tax, total, total_tax,
-  doc, synced_at, deleted_at)
+  refund_ids, doc, synced_at, deleted_at)
 -- jsonb_to_record reads each document once; `d->>'field'` per column would fetch it again for every field.
 SELECT
   b.store_id, b.id, coalesce(d.parent_id, 0), d.number, d.status, d.currency, d.created_via,
@@ -48,12 +48,17 @@ SELECT
   coalesce(nullif(d.cart_tax, '')::numeric, 0),
   d.total::numeric,
   coalesce(nullif(d.total_tax, '')::numeric, 0),
+  -- The refunds it lists, for the refunds stream's checks (migration 025): ids that are positive integers only, so
+  -- a `refunds` of another shape fails no statement that reads them.
+  ARRAY(SELECT (e->>'id')::bigint FROM jsonb_array_elements(CASE WHEN jsonb_typeof(d.refunds) = 'array' THEN d.refunds ELSE '[]' END) AS e
+        WHERE e->>'id' ~ '^[0-9]{1,18}$'),
   b.doc, now(), NULL
 FROM sync_batch b, jsonb_to_record(b.doc) AS d(
   parent_id bigint, number text, status text, currency text, created_via text,
   date_created_gmt timestamp, date_created timestamp, date_modified_gmt timestamp, date_paid_gmt text, date_completed_gmt text,
   customer_id bigint, billing jsonb, shipping jsonb, payment_method text, prices_include_tax boolean,
-  discount_total text, discount_tax text, shipping_total text, shipping_tax text, cart_tax text, total text, total_tax text)
+  discount_total text, discount_tax text, shipping_total text, shipping_tax text, cart_tax text, total text, total_tax text,
+  refunds jsonb)
 ON CONFLICT (store_id, id) DO UPDATE SET
   parent_id = EXCLUDED.parent_id, number = EXCLUDED.number, status = EXCLUDED.status,
   currency = EXCLUDED.currency, created_via = EXCLUDED.created_via,
@@ -65,7 +70,7 @@ ON CONFLICT (store_id, id) DO UPDATE SET
   discount_total = EXCLUDED.discount_total, discount_tax = EXCLUDED.discount_tax,
   shipping_total = EXCLUDED.shipping_total, shipping_tax = EXCLUDED.shipping_tax,
   cart_tax = EXCLUDED.cart_tax, total = EXCLUDED.total, total_tax = EXCLUDED.total_tax,
-  doc = EXCLUDED.doc, synced_at = EXCLUDED.synced_at, deleted_at = NULL;
+  refund_ids = EXCLUDED.refund_ids, doc = EXCLUDED.doc, synced_at = EXCLUDED.synced_at, deleted_at = NULL;
 
 -- Lines belong to their order's current version: replace them wholesale. Their days are those of their orders,
 -- which the orders' trigger just noted: the lines' triggers need not note them again (migration 015).

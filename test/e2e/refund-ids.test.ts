@@ -1,0 +1,72 @@
+// The refunds an order lists are kept as ids beside its document (migration 025), which the refunds stream's checks
+// read instead of every document. An order's `refunds` is the shop's to fill: whatever shape it comes in, loading the
+// order and both checks must go on, keeping exactly the ids that are positive integers.
+import { Effect } from "effect"
+import fc from "fast-check"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { LiveRows } from "../../src/warehouse/live-rows.js"
+import { Loader } from "../../src/warehouse/loader.js"
+import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
+
+type Doc = Record<string, unknown> & { id: number }
+
+/** The ids a `refunds` value lists, as the warehouse must keep them: integers written with at most 18 digits. */
+const expectedIds = (refunds: unknown): Array<string> =>
+  Array.isArray(refunds)
+    ? refunds.flatMap((e) => {
+      const id = e !== null && typeof e === "object" && !Array.isArray(e) ? (e as Record<string, unknown>)["id"] : undefined
+      const text = typeof id === "number" ? String(id) : typeof id === "string" ? id : ""
+      return /^[0-9]{1,18}$/.test(text) ? [String(BigInt(text))] : []
+    })
+    : []
+
+describe("the refunds an order lists", () => {
+  let h: Harness
+  let orders: Array<Doc>
+  let runId: number
+  beforeAll(async () => {
+    h = await makeHarness({ data: { seed: 53, orders: 40, start: "2026-03-01", days: 10 } })
+    await h.sync()
+    orders = (await h.rows<{ doc: Doc }>("SELECT doc FROM store.orders WHERE store_id = $1 ORDER BY id LIMIT 30", [STORE_ID])).map((r) => r.doc)
+    runId = (await h.rows<{ id: number }>("SELECT max(id)::int AS id FROM sync.runs WHERE store_id = $1", [STORE_ID]))[0]!.id
+  })
+  afterAll(() => h.close())
+
+  const load = (docs: ReadonlyArray<Doc>) => h.run(Effect.flatMap(Loader, (loader) => loader.load({ kind: "orders", docs })))
+  const kept = async (ids: ReadonlyArray<number>) =>
+    new Map((await h.rows<{ id: number; refund_ids: Array<string> }>(
+      "SELECT id::int, refund_ids::text[] FROM store.orders WHERE store_id = $1 AND id = ANY($2::bigint[])", [STORE_ID, ids])).map((r) => [r.id, r.refund_ids]))
+  const checks = () =>
+    h.run(Effect.flatMap(LiveRows, (live) => Effect.all([live.ordersListingUnheldRefunds(runId), live.ordersWithRefundsToRead(false)])))
+
+  it("keeps the ids that are positive integers, and both checks find the order listing one the warehouse lacks", async () => {
+    const [scalar, junk, object, unheld] = orders
+    await load([
+      { ...scalar!, refunds: "none" },
+      { ...junk!, refunds: [{ id: "abc" }, 5, null, { id: 1.5 }, { id: -3 }, { nope: 1 }, [{ id: 4 }], { id: "12345678901234567890" }] },
+      { ...object!, refunds: { id: 7 } },
+      { ...unheld!, refunds: [{ id: 987_654_321, reason: "", total: "-1.00" }, { id: "x" }] }
+    ])
+    const ids = await kept([scalar!.id, junk!.id, object!.id, unheld!.id])
+    expect([scalar, junk, object, unheld].map((o) => ids.get(o!.id))).toEqual([[], [], [], ["987654321"]])
+    const [listing, toRead] = await checks()
+    expect(listing).toEqual([unheld!.id])
+    expect(toRead).toContain(unheld!.id)
+  })
+
+  it("for any JSON a shop puts in `refunds`, the order loads with exactly those ids and the checks do not fail", async () => {
+    const element = fc.oneof(
+      fc.record({ id: fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null), fc.bigInt({ min: 0n, max: 10n ** 20n }).map(String)) }, { requiredKeys: [] }),
+      fc.jsonValue({ maxDepth: 2 }))
+    const refunds = fc.oneof(fc.array(element, { maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }))
+    const targets = orders.slice(4)
+    await fc.assert(fc.asyncProperty(fc.array(refunds, { minLength: targets.length, maxLength: targets.length }), async (lists) => {
+      const docs = targets.map((o, i) => ({ ...o, refunds: lists[i] }))
+      expect(await load(docs)).toEqual([])
+      const ids = await kept(targets.map((o) => o.id))
+      // PostgreSQL keeps what JSON says: a JSON round trip of the value, as the page's text carries it.
+      expect(targets.map((o) => ids.get(o.id))).toEqual(docs.map((d) => expectedIds(JSON.parse(JSON.stringify(d.refunds ?? null)))))
+      await checks()
+    }), { numRuns: 40 })
+  })
+})
