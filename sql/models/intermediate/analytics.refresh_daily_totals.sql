@@ -13,8 +13,13 @@ BEGIN
   -- Many days at once come from a load (a first sync, a backfill) that filled the tables faster than autovacuum
   -- analyzes them: planned without statistics, each day's sums scan whole tables (minutes for 100,000 orders,
   -- against about a second with them). A month of days or fewer is an incremental run's, on analyzed tables.
+  -- Only the columns the sums' plans read: the other columns wait for autovacuum, which a column list leaves due
+  -- (it does not reset the tables' counts of changes). After 20,000 orders: 170–200 ms, against 630–810 for every
+  -- column.
   IF cardinality(days) > 31 THEN
-    ANALYZE store.orders, store.order_line_items, store.refunds;
+    ANALYZE store.orders (store_id, id, status, currency, created_day, deleted_at),
+            store.order_line_items (store_id, order_id),
+            store.refunds (store_id, order_id, created_day, deleted_at);
   END IF;
   DELETE FROM analytics.daily_totals WHERE store_id = p_store AND day = ANY (days);
   INSERT INTO analytics.daily_totals (store_id, day, currency, orders_count, gross_sales, discounts, shipping, tax, items, refunds_count, refunds)
