@@ -1,6 +1,7 @@
--- Merge the staged orders. With statistics on the staged page (a hundred rows) every statement below probes the
--- warehouse's indexes for the page's ids; without them the planner hashes whole tables, a cost growing with the store.
-ANALYZE sync_batch (store_id, id);
+-- Merge the staged orders. The staged page has no statistics (an ANALYZE of it each page cost more than it told),
+-- so no statement joins it to a warehouse table, where the planner could choose to hash the whole table (a cost
+-- growing with the store). Each looks the page's ids up by key instead: a subquery per staged row, or an array of
+-- ids that an index scan takes.
 
 -- One merge of a order at a time: a webhook's delivery and a sync's page can carry the same new order at once.
 -- Unserialized, each saw it absent (statements below read committed data), so the second inserted its lines again
@@ -22,7 +23,7 @@ WHERE (SELECT (o.date_modified > ((b.doc->>'date_modified_gmt')::timestamp AT TI
        FROM store.orders o WHERE o.store_id = b.store_id AND o.id = b.id);
 
 -- Only the orders the warehouse already holds have lines to remove (none, in a backfill of a new warehouse).
-UPDATE sync_batch b SET known = true FROM store.orders o WHERE o.store_id = b.store_id AND o.id = b.id;
+UPDATE sync_batch b SET known = true WHERE (SELECT true FROM store.orders o WHERE o.store_id = b.store_id AND o.id = b.id);
 
 INSERT INTO store.orders AS o (
   store_id, id, parent_id, number, status, currency, created_via,
@@ -76,11 +77,16 @@ ON CONFLICT (store_id, id) DO UPDATE SET
 -- which the orders' trigger just noted: the lines' triggers need not note them again (migration 015).
 SELECT set_config('shopsync.order_lines_noted', 'on', true);
 
-DELETE FROM store.order_line_items t USING sync_batch b WHERE b.known AND t.store_id = b.store_id AND t.order_id = b.id;
-DELETE FROM store.order_tax_lines t USING sync_batch b WHERE b.known AND t.store_id = b.store_id AND t.order_id = b.id;
-DELETE FROM store.order_shipping_lines t USING sync_batch b WHERE b.known AND t.store_id = b.store_id AND t.order_id = b.id;
-DELETE FROM store.order_fee_lines t USING sync_batch b WHERE b.known AND t.store_id = b.store_id AND t.order_id = b.id;
-DELETE FROM store.order_coupon_lines t USING sync_batch b WHERE b.known AND t.store_id = b.store_id AND t.order_id = b.id;
+DELETE FROM store.order_line_items t
+WHERE t.store_id = current_setting('shopsync.store') AND t.order_id = ANY (ARRAY(SELECT id FROM sync_batch WHERE known));
+DELETE FROM store.order_tax_lines t
+WHERE t.store_id = current_setting('shopsync.store') AND t.order_id = ANY (ARRAY(SELECT id FROM sync_batch WHERE known));
+DELETE FROM store.order_shipping_lines t
+WHERE t.store_id = current_setting('shopsync.store') AND t.order_id = ANY (ARRAY(SELECT id FROM sync_batch WHERE known));
+DELETE FROM store.order_fee_lines t
+WHERE t.store_id = current_setting('shopsync.store') AND t.order_id = ANY (ARRAY(SELECT id FROM sync_batch WHERE known));
+DELETE FROM store.order_coupon_lines t
+WHERE t.store_id = current_setting('shopsync.store') AND t.order_id = ANY (ARRAY(SELECT id FROM sync_batch WHERE known));
 
 INSERT INTO store.order_line_items (store_id, id, order_id, product_id, variation_id, name, sku, quantity, price, subtotal, subtotal_tax, total, total_tax, doc)
 SELECT b.store_id, (l->>'id')::bigint, b.id, (l->>'product_id')::bigint, nullif(l->>'variation_id', '')::bigint,

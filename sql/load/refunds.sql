@@ -1,6 +1,6 @@
 -- Merge the staged refunds; `parent_id` is the order (the store-wide list carries it, per-order lists get it added).
--- With statistics on the staged page the statements probe the warehouse's indexes for its ids instead of hashing tables.
-ANALYZE sync_batch (store_id, id);
+-- Without statistics of the staged page, the statements look its ids up by key and join it to no warehouse table
+-- (see load/orders.sql).
 
 -- One merge of a refund at a time: a webhook's delivery and a sync's page can carry the same new refund at once.
 -- Unserialized, each saw it absent (statements below read committed data), so the second inserted its lines again
@@ -20,7 +20,7 @@ DELETE FROM sync_batch b
 WHERE (SELECT r.deleted_at IS NULL AND r.doc = b.doc FROM store.refunds r WHERE r.store_id = b.store_id AND r.id = b.id);
 
 -- Only the refunds the warehouse already holds have lines to remove.
-UPDATE sync_batch b SET known = true FROM store.refunds r WHERE r.store_id = b.store_id AND r.id = b.id;
+UPDATE sync_batch b SET known = true WHERE (SELECT true FROM store.refunds r WHERE r.store_id = b.store_id AND r.id = b.id);
 
 -- jsonb_to_record reads each document once, instead of once per `d->>'field'`.
 INSERT INTO store.refunds AS r (store_id, id, order_id, date_created, date_created_local, amount, reason, refunded_by, refunded_payment, doc, synced_at, deleted_at)
@@ -36,7 +36,8 @@ ON CONFLICT (store_id, id) DO UPDATE SET
   amount = EXCLUDED.amount, reason = EXCLUDED.reason, refunded_by = EXCLUDED.refunded_by,
   refunded_payment = EXCLUDED.refunded_payment, doc = EXCLUDED.doc, synced_at = EXCLUDED.synced_at, deleted_at = NULL;
 
-DELETE FROM store.refund_line_items t USING sync_batch b WHERE b.known AND t.store_id = b.store_id AND t.refund_id = b.id;
+DELETE FROM store.refund_line_items t
+WHERE t.store_id = current_setting('shopsync.store') AND t.refund_id = ANY (ARRAY(SELECT id FROM sync_batch WHERE known));
 
 INSERT INTO store.refund_line_items (store_id, id, refund_id, product_id, variation_id, name, quantity, subtotal, total, total_tax, doc)
 SELECT b.store_id, (l->>'id')::bigint, b.id, (l->>'product_id')::bigint, nullif(l->>'variation_id', '')::bigint, l->>'name',

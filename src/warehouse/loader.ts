@@ -64,12 +64,14 @@ export class Loader extends Effect.Service<Loader>()("shopsync/Loader", {
     // `known`: the warehouse holds a version of the document (set by the merges with children to replace).
     // The commit does not wait for the WAL flush: a server crash can lose the last few committed pages, but only
     // whole transactions, each with its checkpoint, so the stream resumes before them; one disk flush less a page.
-    // The merge knows whether the page replaces by content (shopsync.replace, read by load/orders.sql) and the
-    // customers' hashes (shopsync.hashes). The table empties at commit; a half of a refused page, or a second page of
-    // the same transaction (an order and then its refunds), is staged after another merged, so it empties it first.
+    // The merge knows the store (shopsync.store), whether the page replaces by content (shopsync.replace, read by
+    // load/orders.sql) and the customers' hashes (shopsync.hashes). The table empties at commit; a half of a refused
+    // page, or a second page of the same transaction (an order and then its refunds), is staged after another merged,
+    // so it empties it first.
     const prepareStage = (page: StagedPage, quote: Quote) => `
       SET LOCAL synchronous_commit = off;
-      SELECT set_config('shopsync.replace', '${page.replace === true ? "on" : "off"}', true),
+      SELECT set_config('shopsync.store', ${quote(storeId)}, true),
+             set_config('shopsync.replace', '${page.replace === true ? "on" : "off"}', true),
              set_config('shopsync.hashes', ${quote(JSON.stringify(page.hashes ?? {}))}, true);
       DO $stage$ BEGIN
         IF to_regclass('pg_temp.sync_batch') IS NULL THEN
