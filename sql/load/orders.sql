@@ -1,6 +1,6 @@
--- Merge the staged orders. The staged page has no statistics (an ANALYZE of it each page cost more than it told),
--- so no statement joins it to a warehouse table, where the planner could choose to hash the whole table (a cost
--- growing with the store). Each looks the page's ids up by key instead: a subquery per staged row, or an array of
+-- Merge the staged orders. The staged page is not analyzed, so no statement joins it to a warehouse table: without
+-- statistics of the page (or with a table's taken while it was small) the planner could hash the whole table, a cost
+-- growing with the store. Each statement looks the page's ids up by key: a subquery per staged row, or an array of
 -- ids that an index scan takes.
 
 -- One merge of a order at a time: a webhook's delivery and a sync's page can carry the same new order at once.

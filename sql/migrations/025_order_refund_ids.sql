@@ -2,8 +2,9 @@
 -- wrote list a refund the warehouse does not hold (refunds restored with their order), and stores without GET
 -- /refunds ask it of every live order: each asking read every such order's document out of line only to take its
 -- `refunds` array (1.3 s after a backfill of 100,000 orders, at the end of the run). The merge (load/orders.sql) now
--- keeps the ids, and reading them failed on no document any more: an id that is not a positive integer, a `refunds`
--- that is no array of objects (a broken or hostile shop's) made the statement fail, and with it every run's refunds.
+-- keeps the ids, the integer ones only: before, a `refunds` of another shape (an id that is not an integer, a value
+-- that is no array of objects, from a broken or hostile shop) failed those statements, and with them every run's
+-- refunds.
 ALTER TABLE store.orders ADD COLUMN refund_ids bigint[] NOT NULL DEFAULT '{}';
 COMMENT ON COLUMN store.orders.refund_ids IS
   'The ids of the refunds the order''s document lists (API `refunds[].id`), in its order; what is not a positive integer is left out.';
