@@ -25,9 +25,25 @@ const withDeadline = (dispatcher: Undici.Dispatcher, timeoutMs: number): Undici.
       dispatcher.request({ ...options, signal: deadline(options.signal, timeoutMs) })
   }) as unknown as Undici.Dispatcher
 
+/**
+ * The request's signal: aborted by a timer of its own after `timeoutMs` (a TimeoutError), or with the platform's. Not
+ * `AbortSignal.any([signal, AbortSignal.timeout(ms)])`: Node's timeout signal is held only weakly there, and once the
+ * garbage collector took it the deadline never came and the request waited for ever (nodejs/node#57736; seen as a
+ * token request hanging in CI). The pending timer holds the controller; unref'd, it keeps no process alive.
+ */
 const deadline = (signal: Undici.Dispatcher.RequestOptions["signal"], timeoutMs: number): AbortSignal => {
-  const timeout = AbortSignal.timeout(timeoutMs)
-  return signal instanceof AbortSignal ? AbortSignal.any([signal, timeout]) : timeout
+  const controller = new AbortController()
+  const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, "TimeoutError")), timeoutMs)
+  timer.unref()
+  if (signal instanceof AbortSignal) {
+    const follow = () => {
+      clearTimeout(timer)
+      controller.abort(signal.reason)
+    }
+    if (signal.aborted) follow()
+    else signal.addEventListener("abort", follow, { once: true })
+  }
+  return controller.signal
 }
 
 /** One undici agent (its connections kept alive between requests), closed with the layer's scope. */

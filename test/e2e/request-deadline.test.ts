@@ -3,6 +3,8 @@
 // attempt fails as "no answer within", is retried, and the connection is closed (nothing left hanging on the server).
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 import { Effect, Layer, ManagedRuntime, Redacted, Schema } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import type { MarketingSettings } from "../../src/config/settings.js"
@@ -38,6 +40,12 @@ const STALLED_BODY = (_: IncomingMessage, res: ServerResponse) => {
   res.write("[{\"id\": 1,")
 }
 
+/** The garbage collector, to run on demand: the flag set at run time, the function taken from a context made after it. */
+const collector = (): () => void => {
+  setFlagsFromString("--expose-gc")
+  return runInNewContext("gc") as () => void
+}
+
 const timed = async <A>(promise: Promise<A>) => {
   const started = Date.now()
   const value = await promise
@@ -58,6 +66,25 @@ describe("a request's deadline", () => {
       await expect.poll(() => server.seen.closed).toBe(2)
     })
   }
+
+  // A deadline only a weak reference kept (Node's AbortSignal.timeout inside AbortSignal.any) was collected with
+  // the garbage and never came: a token request waited for ever in CI.
+  it("store: the deadline comes even when the garbage collector runs while the request waits", async () => {
+    const gc = collector()
+    const server = await serve(SILENT)
+    const client = makeStoreClient(storeSettings(`${server.origin}/wp-json/wc/v3`), { policy: { ...policy, maxAttempts: 1 } })
+    closers.push(client.dispose)
+    const collecting = setInterval(gc, 25)
+    try {
+      const outcome = await Promise.race([
+        client.fail(Effect.flatMap(StoreClient, (c) => c.list("/orders", { per_page: 5 }, Schema.Unknown))),
+        new Promise((resolve) => setTimeout(() => resolve("still waiting after 5 s"), 5_000))
+      ])
+      expect(outcome).toMatchObject({ _tag: "StoreUnreachable", reason: `no answer within ${DEADLINE_MS} ms`, attempts: 1 })
+    } finally {
+      clearInterval(collecting)
+    }
+  })
 
   it("marketing: a token endpoint that never answers is cut off at the deadline", async () => {
     const server = await serve(SILENT)
