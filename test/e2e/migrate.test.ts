@@ -47,14 +47,18 @@ const someSales = async (url: string) => {
     WHEN 4 THEN '{"refunds": "none"}'::jsonb ELSE doc END`)
 }
 
-/** Each view's rows as objects, in the order of their text (a column added at a view's end keeps that order). */
+/**
+ * Each view's rows as objects of each column's JSON text (exact numerics), in the order of the rows' text (a column
+ * added at a view's end keeps that order).
+ */
 const viewRows = async (url: string) => {
   const views = ["counted_orders", "counted_refunds", "daily_totals_current", "daily_net_sales", "daily_sales",
     "sales_report_reconciliation", "marketing_contacts"]
-  const rows: Record<string, Array<Record<string, unknown>>> = {}
+  const rows: Record<string, Array<Record<string, string>>> = {}
   for (const v of views) {
-    rows[v] = (await sqlRows<{ j: Array<Record<string, unknown>> }>(url,
-      `SELECT coalesce(json_agg(to_json(v) ORDER BY v::text), '[]') AS j FROM analytics.${v} v`))[0]!.j
+    rows[v] = (await sqlRows<{ j: Array<Record<string, string>> }>(url,
+      `SELECT coalesce(json_agg((SELECT json_object_agg(c.key, c.value::text) FROM json_each(to_json(v)) c) ORDER BY v::text), '[]') AS j
+       FROM analytics.${v} v`))[0]!.j
   }
   return rows
 }
