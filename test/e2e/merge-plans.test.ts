@@ -49,40 +49,44 @@ describe("a page's merge reaches the warehouse by key", () => {
   })
   afterAll(() => h.close())
 
+  /**
+   * Runs `use` in a transaction rolled back after it, with the page's staging table as the loader makes it (loader.ts)
+   * and the settings the merge reads.
+   */
+  const staging = async (use: (client: pg.Client) => Promise<void>) => {
+    const client = new pg.Client({ connectionString: h.dbUrl })
+    await client.connect()
+    try {
+      await client.query("BEGIN")
+      await client.query("CREATE TEMP TABLE sync_batch (store_id text NOT NULL, id bigint NOT NULL, doc jsonb NOT NULL, known boolean NOT NULL DEFAULT false) ON COMMIT DROP")
+      await client.query("SELECT set_config('shopsync.store', $1, true), set_config('shopsync.replace', 'off', true)", [STORE_ID])
+      await use(client)
+    } finally {
+      await client.query("ROLLBACK")
+      await client.end()
+    }
+  }
+
   it.each(["orders", "refunds"] as const)("%s: drops the unchanged copies, keeps the changed and the new, and filters no scan by document", async (kind) => {
     const held = await h.rows<{ doc: { id: number } }>(`SELECT doc FROM store.${kind} WHERE store_id = $1 ORDER BY id LIMIT 40`, [STORE_ID])
     expect(held.length).toBeGreaterThan(10)
     const unchanged = held.slice(0, 20).map((r) => r.doc)
     const changed = held.slice(20).map((r) => ({ ...r.doc, reason: "edited", status: "completed", customer_note: "edited" }))
     const fresh = unchanged.slice(0, 5).map((d, i) => ({ ...d, id: 900_000_000 + i }))
-    const client = new pg.Client({ connectionString: h.dbUrl })
-    await client.connect()
-    try {
-      await client.query("BEGIN")
-      // As the loader stages a page (loader.ts): a temp table of the store's documents.
-      await client.query("CREATE TEMP TABLE sync_batch (store_id text NOT NULL, id bigint NOT NULL, doc jsonb NOT NULL, known boolean NOT NULL DEFAULT false) ON COMMIT DROP")
+    await staging(async (client) => {
       await client.query("INSERT INTO sync_batch (store_id, id, doc) SELECT $1, (d->>'id')::bigint, d FROM jsonb_array_elements($2::jsonb) d",
         [STORE_ID, JSON.stringify([...unchanged, ...changed, ...fresh])])
-      await client.query("SELECT set_config('shopsync.store', $1, true), set_config('shopsync.replace', 'off', true)", [STORE_ID])
       const [explained] = (await client.query<{ "QUERY PLAN": ReadonlyArray<{ Plan: PlanNode }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${dropStatement(kind)}`)).rows
       const left = (await client.query<{ id: string }>("SELECT id::text FROM sync_batch ORDER BY id")).rows.map((r) => Number(r.id))
       expect(left).toEqual([...changed, ...fresh].map((d) => d.id).sort((a, b) => a - b))
       expect(conditions(explained!["QUERY PLAN"][0]!.Plan).filter((c) => /\bdoc\b/.test(c))).toEqual([])
-    } finally {
-      await client.query("ROLLBACK")
-      await client.end()
-    }
+    })
   })
 
   // The staged page has no statistics: a join of it to a warehouse table is the planner's to make a hash of the whole
   // table, a cost that grows with the store. Every statement looks the page's ids up by key instead.
   it.each(["orders", "refunds"] as const)("%s: no statement joins the staged page to a warehouse table", async (kind) => {
-    const client = new pg.Client({ connectionString: h.dbUrl })
-    await client.connect()
-    try {
-      await client.query("BEGIN")
-      await client.query("CREATE TEMP TABLE sync_batch (store_id text NOT NULL, id bigint NOT NULL, doc jsonb NOT NULL, known boolean NOT NULL DEFAULT false) ON COMMIT DROP")
-      await client.query("SELECT set_config('shopsync.store', $1, true), set_config('shopsync.replace', 'off', true)", [STORE_ID])
+    await staging(async (client) => {
       const found: Array<string> = []
       for (const statement of statementsOf(kind)) {
         const [explained] = (await client.query<{ "QUERY PLAN": ReadonlyArray<{ Plan: PlanNode }> }>(`EXPLAIN (VERBOSE, FORMAT JSON) ${statement}`)).rows
@@ -91,9 +95,6 @@ describe("a page's merge reaches the warehouse by key", () => {
         }
       }
       expect(found).toEqual([])
-    } finally {
-      await client.query("ROLLBACK")
-      await client.end()
-    }
+    })
   })
 })
