@@ -62,10 +62,12 @@ export class LiveRows extends Effect.Service<LiveRows>()("shopsync/LiveRows", {
       sql`(${from}::bigint IS NULL OR ${sql(alias)}.date_modified >= to_timestamp(${from}::bigint)) IS TRUE`
     /** The live rows of `table` (as p) written since `since`, but those in `skip`. */
     const changedRows = (table: ParentTable, since: string, skip: KeyRange | null) => {
+      // Customers: one set of ids from both synced_at indexes. Written as `synced_at >= … OR id IN (…)`, the OR kept
+      // the planner from either index: it read every customer of the store on every run.
       const written = table === "orders"
         ? sql`p.synced_at >= ${since}::timestamptz`
-        : sql`(p.synced_at >= ${since}::timestamptz
-               OR p.id IN (SELECT o.customer_id FROM store.orders o WHERE o.store_id = ${storeId} AND o.synced_at >= ${since}::timestamptz))`
+        : sql`p.id IN (SELECT c.id FROM store.customers c WHERE c.store_id = ${storeId} AND c.synced_at >= ${since}::timestamptz
+                       UNION SELECT o.customer_id FROM store.orders o WHERE o.store_id = ${storeId} AND o.synced_at >= ${since}::timestamptz)`
       const skipped = skip === null
         ? sql`false`
         : sql`(p.id > ${skip.after ?? "-1"}::bigint AND (${skip.through}::bigint IS NULL OR p.id <= ${skip.through}::bigint)

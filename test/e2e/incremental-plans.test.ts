@@ -79,4 +79,18 @@ describe("an incremental sync's reads of a big store", () => {
     const [counted] = await runtime.runPromise(Effect.map(Effect.flatMap(LiveRows, (live) => live.liveRange("orders", upper)), (r) => [r]))
     expect(counted).toEqual({ start: Math.floor(Date.parse("2025-01-01") / 1000) + 26 * 60, count: 20_000 - Math.floor(20_000 / 97) })
   })
+
+  it("takes the customers written since the mark, or whose orders were, from the rows written alone", async () => {
+    await sqlRows(db.url, "UPDATE store.customers SET synced_at = now() WHERE store_id = $1 AND id IN (5, 6)", [STORE])
+    await sqlRows(db.url, "UPDATE store.orders SET synced_at = now() WHERE store_id = $1 AND id = 7", [STORE])
+    const [mark] = await sqlRows<{ at: string }>(db.url, "SELECT (now() - interval '1 hour')::text AS at")
+    const changed = Effect.flatMap(LiveRows, (live) => live.changedParents("customers", mark!.at, null, null, 500))
+    const [plan] = await plansOf(changed)
+    const customerScans = nodes(plan!).filter((n) => n["Relation Name"] === "customers" && n["Node Type"] !== "Index Scan")
+    expect(customerScans.map((n) => n["Node Type"])).toEqual([])
+    const byIndex = nodes(plan!).flatMap((n) => (n["Index Name"] === undefined ? [] : [n["Index Name"]]))
+    expect(byIndex).toEqual(expect.arrayContaining(["customers_synced_idx", "orders_synced_idx"]))
+    // Order 7's customer (1 + 7 % 4,000) and the two written.
+    expect(await runtime.runPromise(changed)).toEqual(["5", "6", "8"])
+  })
 })
