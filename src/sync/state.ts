@@ -80,9 +80,13 @@ const decodeClock = Schema.decodeUnknown(Schema.Array(Schema.Struct({ now: Schem
 /** A children stream's marks (changedMarks). */
 export interface ChangedMarks {
   readonly left: string | undefined
+  /** Where its last look for orphans began: the parents deleted since are those it has not looked at (none: never looked). */
+  readonly retired: string | undefined
   readonly now: string
   readonly runStart: string | null
 }
+
+const textDetail = (state: StreamState, key: string) => (typeof state.details[key] === "string" ? state.details[key] : undefined)
 
 const toState = (rows: ReadonlyArray<typeof StateRow.Type>): StreamState => {
   const row = rows[0]
@@ -264,10 +268,14 @@ export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState",
                  WHERE datname = current_database() AND usename = current_user AND pid <> pg_backend_pid()))::text AS now,
                  (SELECT started_at::text FROM sync.runs WHERE id = ${runId}) AS run_start`.pipe(
             Effect.flatMap(decodeClock), Effect.orDie),
-          (state, [clock]) => ({ left: typeof state.details["changedFrom"] === "string" ? state.details["changedFrom"] : undefined, now: clock!.now, runStart: clock!.run_start })
+          (state, [clock]) => ({ left: textDetail(state, "changedFrom"), retired: textDetail(state, "retiredFrom"), now: clock!.now, runStart: clock!.run_start })
         ),
-      /** The parents written before `at` have had their children read. */
-      leaveChangedMark: (stream: string, at: string): Effect.Effect<void, SqlError> => mergeDetails(stream, { changedFrom: at }),
+      /**
+       * A children stream's marks: the parents written before `changedFrom` have had their children read, those deleted
+       * before `retiredFrom` their orphans marked.
+       */
+      leaveMarks: (stream: string, marks: { readonly changedFrom?: string; readonly retiredFrom?: string }): Effect.Effect<void, SqlError> =>
+        mergeDetails(stream, marks),
       /** Days whose figures changed since the store's report for them was last stored, in order (noted by the tables' triggers). */
       reportDaysPending: sql`SELECT day::text AS day FROM sync.report_days WHERE store_id = ${storeId} ORDER BY day`.pipe(
         Effect.flatMap(Schema.decodeUnknown(Schema.Array(Schema.Struct({ day: Schema.String })))),

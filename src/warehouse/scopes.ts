@@ -63,10 +63,16 @@ export class Scopes extends Effect.Service<Scopes>()("shopsync/Scopes", {
         fencedStatement(sql)((proved) =>
           sql<{ key: string }>`SELECT key FROM sync.retire_unlisted(${table}::regclass, ${storeId}, ${scope}, ${listed}::text[]) WHERE ${proved}`.pipe(
             Effect.map((rows) => rows.map((r) => r.key)))),
-      /** Marks deleted the rows whose parent is not a live row of `parents` (a sales table); returns how many. */
-      retireOrphansOf: (table: string, parents: string): Effect.Effect<number, SqlError> =>
+      /**
+       * Marks deleted the rows whose parent is not a live row of `parents` (a sales table), or with `since` (a
+       * timestamptz), only those whose parent was marked deleted since; returns how many.
+       */
+      retireOrphansOf: (table: string, parents: string, since: string | null = null): Effect.Effect<number, SqlError> =>
         fencedStatement(sql)((proved) =>
-          sql<{ retired: number }>`SELECT sync.retire_orphans_of(${table}::regclass, ${storeId}, ${parents}::regclass) AS retired WHERE ${proved}`.pipe(
+          (since === null
+            ? sql<{ retired: number }>`SELECT sync.retire_orphans_of(${table}::regclass, ${storeId}, ${parents}::regclass) AS retired WHERE ${proved}`
+            : sql<{ retired: number }>`SELECT sync.retire_orphans_since(${table}::regclass, ${storeId}, ${parents}::regclass, ${since}::timestamptz) AS retired
+                                       WHERE ${proved}`).pipe(
             Effect.map(([row]) => Number(row?.retired ?? 0)))),
       /** Marks deleted the rows whose parent is not a live top-level key of `parents` (a resource table); returns how many. */
       retireOrphanScopes: (table: string, parents: string): Effect.Effect<number, SqlError> =>

@@ -157,13 +157,37 @@ describe("a children stream's parents, read a page at a time", () => {
           await sqlRows(db.url, `INSERT INTO store.customer_downloads (store_id, scope, key, doc, doc_hash, first_seen_at, changed_at)
             SELECT $1, s::text, 'd', '{}', 'h', now(), now() FROM unnest($2::bigint[]) AS s`, [store, scopes])
         }
-        const retired = await runtime.runPromise(Effect.flatMap(retire, (p) => p.retireOrphans("store.customer_downloads")))
+        const retired = await runtime.runPromise(Effect.flatMap(retire, (p) => p.retireOrphans("store.customer_downloads", null)))
         const orphans = scopes.filter((s) => !live.includes(String(s)))
         expect(retired).toBe(orphans.length)
         const gone = await sqlRows<{ scope: string; store_id: string }>(db.url, "SELECT store_id, scope FROM store.customer_downloads WHERE deleted_at IS NOT NULL")
         expect(gone.map((g) => g.store_id).every((s) => s === STORE)).toBe(true)
         expect(gone.map((g) => g.scope).sort(byKey)).toEqual(orphans.map(String).sort(byKey))
       }
+    }), { numRuns: 25 })
+  })
+
+  it("with a mark, retire the children of the parents deleted since it alone, for this store alone", async () => {
+    const when = fc.constantFrom<"live" | "since" | "before">("live", "since", "before")
+    const parents = fc.uniqueArray(fc.record({ id: fc.integer({ min: 1, max: 3_000 }), deleted: when }), { selector: (p) => p.id, maxLength: 40 })
+    await fc.assert(fc.asyncProperty(parents, fc.uniqueArray(fc.integer({ min: 1, max: 3_000 }), { maxLength: 30 }), async (set, scopes) => {
+      await sqlRows(db.url, "DELETE FROM store.customers")
+      await sqlRows(db.url, "DELETE FROM store.customer_downloads")
+      for (const store of [STORE, OTHER]) {
+        await sqlRows(db.url, `INSERT INTO store.customers (store_id, id, doc, doc_hash, deleted_at)
+          SELECT $1, id, '{}', 'h', CASE deleted WHEN 'since' THEN now() WHEN 'before' THEN now() - interval '1 day' END
+          FROM unnest($2::bigint[], $3::text[]) AS p(id, deleted)`, [store, set.map((p) => p.id), set.map((p) => p.deleted)])
+        await sqlRows(db.url, `INSERT INTO store.customer_downloads (store_id, scope, key, doc, doc_hash, first_seen_at, changed_at)
+          SELECT $1, s::text, 'd', '{}', 'h', now(), now() FROM unnest($2::bigint[]) AS s`, [store, scopes])
+      }
+      const [mark] = await sqlRows<{ at: string }>(db.url, "SELECT (now() - interval '1 hour')::text AS at")
+      const retired = await runtime.runPromise(Effect.flatMap(rowParents("customers"), (p) => p.retireOrphans("store.customer_downloads", mark!.at)))
+      const since = new Set(set.filter((p) => p.deleted === "since").map((p) => p.id))
+      const expected = scopes.filter((s) => since.has(s)).map(String).sort(byKey)
+      expect(retired).toBe(expected.length)
+      const gone = await sqlRows<{ scope: string; store_id: string }>(db.url, "SELECT store_id, scope FROM store.customer_downloads WHERE deleted_at IS NOT NULL")
+      expect(gone.every((g) => g.store_id === STORE)).toBe(true)
+      expect(gone.map((g) => g.scope).sort(byKey)).toEqual(expected)
     }), { numRuns: 25 })
   })
 

@@ -9,6 +9,7 @@ import { manualClock } from "../../src/simulator/store/index.js"
 import { STREAMS } from "../../src/sync/catalogue.js"
 import { runSync } from "../../src/sync/engine.js"
 import { tracerLayer } from "../../src/telemetry/otel-tracer.js"
+import { call } from "../simulator/store/support.js"
 import { type Harness, makeHarness, STORE_ID, syncRequest } from "../support/harness.js"
 
 const plain = { streams: STREAMS, named: false, customersFullScanHours: 24, deletionsHours: 0 } as const
@@ -127,6 +128,28 @@ describe("the statements of an incremental sync", () => {
     expect(count(/sync\.scope_keys\(/)).toBe(0)
     expect(count(/sync\.retire_orphan_scopes\(/)).toBe(2)
     expect(count(/sync\.retire_orphans\(/)).toBe(0)
+  })
+
+  it("looks for the orphans of orders and customers among the children of those deleted since it last looked, not among every child", () => {
+    // order_notes and customer_downloads: the first sync looked at every child; this run only behind the parents deleted since.
+    expect(count(/sync\.retire_orphans_since\(/)).toBe(2)
+    expect(count(/sync\.retire_orphans_of\(/)).toBe(0)
+  })
+
+  it("marks deleted the notes of an order the store deleted for good, in the next run between full passes", async () => {
+    const gone = h.sim.state.orders.find((o) => o.status !== "trash" && h.sim.state.notes.of(o.id).length > 0)!
+    const notesOf = () =>
+      h.rows<{ live: number; held: number }>(
+        "SELECT count(*) FILTER (WHERE deleted_at IS NULL)::int AS live, count(*)::int AS held FROM store.order_notes WHERE store_id = $1 AND scope = $2",
+        [STORE_ID, String(gone.id)])
+    const notes = h.sim.state.notes.of(gone.id).length
+    expect(await notesOf()).toEqual([{ live: notes, held: notes }])
+    const deleted = await call(h.sim, `/orders/${gone.id}?force=true`, { method: "DELETE" })
+    expect(deleted.status).toBe(200)
+    clock.advance(60_000)
+    const run = await traced()
+    expect(run.filter((s) => /sync\.retire_orphans_of\(/.test(s))).toEqual([])
+    expect(await notesOf()).toEqual([{ live: 0, held: notes }])
   })
 
   it("looks into the quarantine once for every stream that loads documents when it holds nothing", () => {

@@ -34,8 +34,12 @@ export interface Parents {
    */
   readonly changed: (since: string | null, skip: KeyRange | null, after: string | null, limit: number) => Effect.Effect<ReadonlyArray<string>, SqlError, Needs>
   readonly countChanged: (since: string | null, skip: KeyRange | null) => Effect.Effect<number, SqlError, Needs>
-  /** Marks deleted the rows of `table` (the children) whose parent is not live; how many. */
-  readonly retireOrphans: (table: string) => Effect.Effect<number, SqlError, Needs>
+  /**
+   * Marks deleted the rows of `table` (the children) whose parent is not live; how many. With `since` (a timestamptz,
+   * where parents are `written` rows), only those whose parent was marked deleted since: the children written since
+   * are of parents read live, and a parent deleted meanwhile is stamped at or after the mark the read began at.
+   */
+  readonly retireOrphans: (table: string, since: string | null) => Effect.Effect<number, SqlError, Needs>
 }
 
 /** The live rows of a sales table: order notes' orders (trashed ones included), customer downloads' customers. */
@@ -47,7 +51,7 @@ export const rowParents = (table: ParentTable): Effect.Effect<Parents, never, Li
     page: (after, limit, through, modifiedFrom) => live.parentsAfter(table, after, limit, through, modifiedFrom),
     changed: (since, skip, after, limit) => (since === null ? Effect.succeed([]) : live.changedParents(table, since, skip, after, limit)),
     countChanged: (since, skip) => (since === null ? Effect.succeed(0) : live.countChangedParents(table, since, skip)),
-    retireOrphans: (children) => Effect.flatMap(Scopes, (scopes) => scopes.retireOrphansOf(children, `store.${table}`))
+    retireOrphans: (children, since) => Effect.flatMap(Scopes, (scopes) => scopes.retireOrphansOf(children, `store.${table}`, since))
   }))
 
 /** Whether `key` is in `range`. */

@@ -183,7 +183,7 @@ export const children = (name: ResourceName, parentsOf: Effect.Effect<Parents, S
     // that commits late is then still found), and at once without one, so a first run that fails does not make the
     // next take every parent for changed.
     const moveMark = marks !== undefined && (marks.left === undefined || changed > 0)
-    if (moveMark && marks.left === undefined) yield* state.leaveChangedMark(name, marks.now)
+    if (moveMark && marks.left === undefined) yield* state.leaveMarks(name, { changedFrom: marks.now })
     // Progress in parents read: one request or more each, the longest part of a first sync.
     const parentsRead = (count: number) => ctx.progress.page(name, count, changed + (share?.count ?? 0))
     const recent = yield* readParents(spec[name], (cursor, limit) => (cursor === null ? Effect.succeed(first) : parents.changed(since, skip, cursor, limit)), null, changed, () => Effect.void, parentsRead)
@@ -194,9 +194,14 @@ export const children = (name: ResourceName, parentsOf: Effect.Effect<Parents, S
           ...(modifiedFrom === null ? {} : { recentFrom: modifiedFrom })
         }), parentsRead)
       : { written: 0, deleted: 0 }
-    const orphans = yield* parents.retireOrphans(spec[name].table)
-    if (Option.isSome(pass) && share?.last === true) yield* state.fullPassDone(name, pass.value.startedAt, modifiedFrom === null ? pass.value.startedAt : pass.value.everyParentAt)
-    if (moveMark) yield* state.leaveChangedMark(name, marks!.now)
+    // Orphans: the children of the parents deleted since the last look, every child of the store when there was none
+    // (or a full pass ends). That look's mark moves with the changed parents' mark, or is left by the first look.
+    const passEnds = Option.isSome(pass) && share?.last === true
+    const orphans = yield* parents.retireOrphans(spec[name].table, passEnds ? null : marks?.retired ?? null)
+    if (passEnds) yield* state.fullPassDone(name, pass.value.startedAt, modifiedFrom === null ? pass.value.startedAt : pass.value.everyParentAt)
+    if (marks !== undefined && (moveMark || marks.retired === undefined)) {
+      yield* state.leaveMarks(name, { ...(moveMark ? { changedFrom: marks.now } : {}), retiredFrom: marks.now })
+    }
     return { rows: recent.written + full.written, deleted: recent.deleted + full.deleted + orphans }
   })
 
