@@ -67,7 +67,7 @@ export class Scopes extends Effect.Service<Scopes>()("shopsync/Scopes", {
        * Marks deleted the rows whose parent is not a live row of `parents` (a sales table), or with `since` (a
        * timestamptz), only those whose parent was marked deleted since; returns how many.
        */
-      retireOrphansOf: (table: string, parents: string, since: string | null = null): Effect.Effect<number, SqlError> =>
+      retireOrphansOf: (table: string, parents: string, since: string | null): Effect.Effect<number, SqlError> =>
         fencedStatement(sql)((proved) =>
           (since === null
             ? sql<{ retired: number }>`SELECT sync.retire_orphans_of(${table}::regclass, ${storeId}, ${parents}::regclass) AS retired WHERE ${proved}`
