@@ -73,13 +73,16 @@ const notApi = (answer: Answer, judging: Judging): StoreNotApi =>
  * A JSON answer with a 2xx status. 401/403 and redirects end at once, and so does a web page before any JSON
  * (the address is the site's); anything else may be worth another attempt.
  */
+/** A 2xx answer with a JSON body: what nearly every request gets, used as it is. */
+export const isUsable = (answer: Answer) => isOk(answer.status) && answer.body !== undefined
+
 export const judge = (answer: Answer, judging: Judging): Effect.Effect<Answer, AttemptFailure> =>
   Effect.gen(function*() {
     if (answer.status === 401 || answer.status === 403) {
       return yield* authFailure(answer, judging.shown, judging.basicRead, judging.plainHttp, judging.source)
     }
     if (answer.status >= 300 && answer.status < 400) return yield* redirected(answer, judging)
-    if (isOk(answer.status) && answer.body !== undefined) return answer
+    if (isUsable(answer)) return answer
     if (isOk(answer.status) && !judging.jsonSeen && isHtml(answer)) return yield* notApi(answer, judging)
     const now = yield* Clock.currentTimeMillis
     return yield* new UnusableAnswer({ answer, serverWaitMs: retryAfterMs(answer.headers, now) })

@@ -5,11 +5,18 @@ import { Clock, Effect, Option, Random, Redacted } from "effect"
 
 const NONCE_CHARACTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
-/** 32 characters from Effect's Random, so a test can fix them. */
-const nonce = Effect.map(
-  Effect.all(Array.from({ length: 32 }, () => Random.nextIntBetween(0, NONCE_CHARACTERS.length))),
-  (picks) => picks.map((i) => NONCE_CHARACTERS[i]).join("")
-)
+/** Eight characters from a draw below 2^53: its last eight base-62 digits. */
+const eightCharacters = (draw: number) => {
+  let text = ""
+  for (let i = 0, n = draw; i < 8; i++, n = Math.floor(n / 62)) text += NONCE_CHARACTERS[n % 62]
+  return text
+}
+
+/**
+ * 32 characters from four of Effect's Random draws, so a test can fix them. A draw a character (32) was a hundred-odd
+ * Effect operations of every request.
+ */
+const nonce = Effect.map(Effect.all([Random.nextInt, Random.nextInt, Random.nextInt, Random.nextInt]), (draws) => draws.map(eightCharacters).join(""))
 
 /**
  * OAuth 1.0a one-legged signing as WooCommerce verifies it over plain HTTP: HMAC-SHA256 over the method, the URL

@@ -8,7 +8,7 @@ import { type RetryPolicy, retrySchedule } from "../http-client/retry.js"
 import { type Answer, send } from "../http-client/send.js"
 import { requestSpans, untraced } from "../http-client/spans.js"
 import { USER_AGENT } from "../http-client/user-agent.js"
-import { type AttemptFailure, giveUp, isTransient, judge } from "./answers.js"
+import { type AttemptFailure, giveUp, isTransient, isUsable, judge } from "./answers.js"
 import { makeStoreAuth } from "./auth.js"
 import type { StoreError } from "./errors.js"
 import { type QueryParams, requestUrl, safeUrl } from "./url.js"
@@ -62,8 +62,9 @@ export const makeGetJson = (settings: StoreSettings, policy: RetryPolicy) =>
       limit.run(Effect.flatMap(auth.authorize(writeRequest(write, url)), (request) =>
         Ref.update(requests, (n) => n + 1).pipe(Effect.zipRight(send(http, request, policy.timeoutMs)))), kind)
 
+    // What the process has learnt of the store is read only for an answer that needs judging.
     const judged = (answer: Answer, shown: string) =>
-      Effect.flatMap(Effect.all([auth.basicRead, Ref.get(jsonSeen)]), ([basicRead, seen]) =>
+      isUsable(answer) ? Effect.succeed(answer) : Effect.flatMap(Effect.all([auth.basicRead, Ref.get(jsonSeen)]), ([basicRead, seen]) =>
         judge(answer, { apiUrl: settings.apiUrl, shown, plainHttp: auth.plainHttp, basicRead, jsonSeen: seen, source: settings.source }))
 
     const attempt = (write: Write | undefined, url: string, shown: string, kind: string): Effect.Effect<Answer, AttemptFailure> =>
