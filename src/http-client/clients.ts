@@ -1,61 +1,94 @@
+import type * as HttpBody from "@effect/platform/HttpBody"
 import type * as HttpClient from "@effect/platform/HttpClient"
+import * as UrlParams from "@effect/platform/UrlParams"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import type * as Undici from "@effect/platform-node/Undici"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Either, Layer } from "effect"
+import { type Exchange, type Exchanged, transportReason, TransportFailed, viaClient } from "./send.js"
 
 /**
- * Where the remote services' clients come from: `within(ms)` is an HTTP client each exchange of which (the answer's
- * whole body read included) is aborted `ms` after it is sent, failing as a transport error (send.ts says "no answer
- * within"). Provided once at the edge (`HttpClientsLive`); tests of a client's logic provide a fake (`fixedClients`).
+ * Where the remote services' exchanges come from: `within(ms)` sends a request and reads its answer whole, aborting
+ * it `ms` after it was sent (send.ts says "no answer within"). Provided once at the edge (`HttpClientsLive`); tests of
+ * a client's logic provide a fake (`fixedClients`).
  */
 export class HttpClients extends Context.Tag("shopsync/HttpClients")<HttpClients, {
-  readonly within: (timeoutMs: number) => HttpClient.HttpClient
+  readonly within: (timeoutMs: number) => Exchange
 }>() {}
 
 /**
- * undici's dispatcher with a deadline joined to the platform's own signal (which aborts on interruption): undici
- * ties the answer's body to the request's signal, so the deadline covers reading it. Effect.timeout would race the
- * exchange against a sleep in two forked fibers: about 0.2 ms of CPU per request, a third of the exchange's own
- * (measured on `per_page=1` listings), paid by every incremental sync many times over.
+ * The request's signal: aborted by a timer of its own after `timeoutMs` (a TimeoutError), or with `signal` (the
+ * fiber's interruption). Not `AbortSignal.any([signal, AbortSignal.timeout(ms)])`: Node's timeout signal is held only
+ * weakly there, and once the garbage collector took it the deadline never came and the request waited for ever
+ * (nodejs/node#57736; seen as a token request hanging in CI). The pending timer holds the controller; unref'd, it
+ * keeps no process alive.
  */
-const withDeadline = (dispatcher: Undici.Dispatcher, timeoutMs: number): Undici.Dispatcher =>
-  // makeUndici calls the dispatcher's `request` only.
-  ({
-    request: (options: Undici.Dispatcher.RequestOptions) =>
-      dispatcher.request({ ...options, signal: deadline(options.signal, timeoutMs) })
-  }) as unknown as Undici.Dispatcher
-
-/**
- * The request's signal: aborted by a timer of its own after `timeoutMs` (a TimeoutError), or with the platform's. Not
- * `AbortSignal.any([signal, AbortSignal.timeout(ms)])`: Node's timeout signal is held only weakly there, and once the
- * garbage collector took it the deadline never came and the request waited for ever (nodejs/node#57736; seen as a
- * token request hanging in CI). The pending timer holds the controller; unref'd, it keeps no process alive.
- */
-const deadline = (signal: Undici.Dispatcher.RequestOptions["signal"], timeoutMs: number): AbortSignal => {
+const deadline = (signal: AbortSignal, timeoutMs: number): AbortSignal => {
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, "TimeoutError")), timeoutMs)
   timer.unref()
-  if (signal instanceof AbortSignal) {
-    const follow = () => {
-      clearTimeout(timer)
-      controller.abort(signal.reason)
-    }
-    if (signal.aborted) follow()
-    else signal.addEventListener("abort", follow, { once: true })
-  }
+  signal.addEventListener("abort", () => {
+    clearTimeout(timer)
+    controller.abort(signal.reason)
+  }, { once: true })
   return controller.signal
 }
+
+/** The bodies our clients send: none, or bytes (JSON, a form). */
+const bodyOf = (body: HttpBody.HttpBody): Uint8Array | null => {
+  switch (body._tag) {
+    case "Empty":
+      return null
+    case "Uint8Array":
+      return body.body
+    default:
+      throw new Error(`shopsync's HTTP exchange sends no ${body._tag} body`)
+  }
+}
+
+/** Lower-cased names (undici's already are), a repeated header joined as one (as @effect/platform's Headers do). */
+const headersOf = (headers: Record<string, string | string[] | undefined>): Record<string, string> => {
+  const out: Record<string, string> = {}
+  for (const name in headers) {
+    const value = headers[name]
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(", ") : value
+  }
+  return out
+}
+
+/**
+ * One exchange straight on undici's dispatcher, the body read within the deadline: undici ties the answer's body to
+ * the request's signal. @effect/platform's client did the same with about a hundred Effect operations more a request
+ * (its response wrapper, a cached body effect, a finalization registry entry): a fifth of a store request's CPU,
+ * paid by every page of a backfill and every listing of an incremental sync. Interruption aborts the exchange.
+ */
+const exchangeOn = (dispatcher: Undici.Dispatcher, timeoutMs: number): Exchange => (request) =>
+  Effect.async<Exchanged, TransportFailed>((resume) => {
+    const url = UrlParams.makeUrl(request.url, request.urlParams, request.hash)
+    if (Either.isLeft(url)) return resume(Effect.fail(new TransportFailed({ reason: "InvalidUrl error" })))
+    const interrupted = new AbortController()
+    let otherwise = "Transport error"
+    dispatcher.request({
+      method: request.method,
+      headers: request.headers,
+      origin: url.right.origin,
+      path: url.right.pathname + url.right.search + url.right.hash,
+      body: bodyOf(request.body),
+      signal: deadline(interrupted.signal, timeoutMs),
+      // The deadline covers the whole exchange: undici's own timeouts stay out of its way.
+      headersTimeout: 60 * 60 * 1000,
+      bodyTimeout: 0
+    }).then((response) => {
+      otherwise = "Decode error reading the answer"
+      return response.body.text().then((text) => resume(Effect.succeed({ status: response.statusCode, headers: headersOf(response.headers), text })))
+    }).catch((cause: unknown) => resume(Effect.fail(new TransportFailed({ reason: transportReason(cause, timeoutMs, otherwise) }))))
+    return Effect.sync(() => interrupted.abort())
+  })
 
 /** One undici agent (its connections kept alive between requests), closed with the layer's scope. */
 export const HttpClientsLive: Layer.Layer<HttpClients> = Layer.scoped(
   HttpClients,
-  Effect.map(NodeHttpClient.makeDispatcher, (dispatcher) =>
-    HttpClients.of({ within: (timeoutMs) => NodeHttpClient.makeUndici(withDeadline(dispatcher, timeoutMs)) }))
+  Effect.map(NodeHttpClient.makeDispatcher, (dispatcher) => HttpClients.of({ within: (timeoutMs) => exchangeOn(dispatcher, timeoutMs) }))
 )
 
-/** The same client whatever the deadline: a test's fake that answers at once. */
-export const fixedClients = (http: HttpClient.HttpClient) => HttpClients.of({ within: () => http })
-
-/** A failure's cause is the deadline's abort (a DOMException named TimeoutError), whether sending or reading the body. */
-export const isDeadline = (cause: unknown): boolean =>
-  (cause as { name?: unknown } | undefined)?.name === "TimeoutError"
+/** Exchanges through `http`, whatever the deadline: a test's fake that answers at once. */
+export const fixedClients = (http: HttpClient.HttpClient) => HttpClients.of({ within: (timeoutMs) => viaClient(http, timeoutMs) })

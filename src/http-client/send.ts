@@ -1,7 +1,6 @@
 import type { HttpClient, HttpClientRequest } from "@effect/platform"
 import * as HttpClientError from "@effect/platform/HttpClientError"
 import { Data, Effect, Predicate } from "effect"
-import { isDeadline } from "./clients.js"
 import { mayBeTlsPort, SPEAKS_HTTPS, speaksTls } from "./tls.js"
 
 /** One HTTP exchange, its body read once. */
@@ -32,16 +31,44 @@ export class UnusableAnswer extends Data.TaggedError("UnusableAnswer")<{
 export const isTransportFailed = (u: unknown): u is TransportFailed => Predicate.isTagged(u, "TransportFailed")
 export const isUnusableAnswer = (u: unknown): u is UnusableAnswer => Predicate.isTagged(u, "UnusableAnswer")
 
-/**
- * The system error code when there is one, or the deadline passed: short, and free of the URL, headers or body of the
- * request.
- */
-const transportReason = (e: HttpClientError.HttpClientError, timeoutMs: number): string => {
-  const cause = e.cause as { code?: unknown; cause?: { code?: unknown } } | undefined
-  if (isDeadline(cause) || isDeadline(cause?.cause)) return `no answer within ${timeoutMs} ms`
-  const code = [cause?.code, cause?.cause?.code].find((c) => typeof c === "string")
-  return code ?? (e._tag === "RequestError" ? `${e.reason} error` : `${e.reason} error reading the answer`)
+/** What an exchange gives `send`: the answer's status, headers (lower-cased names) and whole body. */
+export interface Exchanged {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly text: string
 }
+
+/** One HTTP exchange, the answer's body read whole; no answer at all (refused, reset, timed out) is a TransportFailed. */
+export type Exchange<E = never, R = never> = (request: HttpClientRequest.HttpClientRequest) => Effect.Effect<Exchanged, TransportFailed | E, R>
+
+/** A failure's cause is a deadline's abort (a DOMException named TimeoutError), whether sending or reading the body. */
+export const isDeadline = (cause: unknown): boolean =>
+  (cause as { name?: unknown } | undefined)?.name === "TimeoutError"
+
+/**
+ * The system error code when there is one, or the deadline passed, else `otherwise`: short, and free of the URL,
+ * headers or body of the request.
+ */
+export const transportReason = (cause: unknown, timeoutMs: number, otherwise: string): string => {
+  const c = cause as { code?: unknown; cause?: { code?: unknown } } | undefined
+  if (isDeadline(c) || isDeadline(c?.cause)) return `no answer within ${timeoutMs} ms`
+  const code = [c?.code, c?.cause?.code].find((x): x is string => typeof x === "string")
+  return code ?? otherwise
+}
+
+/**
+ * An @effect/platform client as an exchange (a test's fake answering in process; the alerts' client), its own
+ * failures (HttpClientErrors) turned into TransportFailed, any other failure (a token that could not be had) kept.
+ */
+export const viaClient = <E, R>(http: HttpClient.HttpClient.With<E, R>, timeoutMs: number): Exchange<Exclude<E, HttpClientError.HttpClientError>, R> =>
+  (request) =>
+    Effect.gen(function*() {
+      const response = yield* http.execute(request)
+      return { status: response.status, headers: response.headers, text: yield* response.text }
+    }).pipe(Effect.mapError((e) =>
+      HttpClientError.isHttpClientError(e)
+        ? new TransportFailed({ reason: transportReason(e.cause, timeoutMs, e._tag === "RequestError" ? `${e.reason} error` : `${e.reason} error reading the answer`) })
+        : e)) as Effect.Effect<Exchanged, TransportFailed | Exclude<E, HttpClientError.HttpClientError>, R>
 
 /** How long the one handshake that tells an http:// URL on a TLS port may take. */
 const PROBE_MS = 3_000
@@ -70,20 +97,11 @@ const parseJson = (text: string): unknown => {
 }
 
 /**
- * Sends once and reads the whole answer, `http` ending the exchange after `timeoutMs` (HttpClients.within). Transport
- * failures become TransportFailed; other failures of the client (a token that could not be had) pass through.
+ * Sends `request` once through `exchange` and parses the answer. A plain-http request closed the way a TLS server
+ * closes one says so (httpToTlsPort); other failures pass through.
  */
-export const send = <E, R>(
-  http: HttpClient.HttpClient.With<E, R>,
-  request: HttpClientRequest.HttpClientRequest,
-  timeoutMs: number
-): Effect.Effect<Answer, TransportFailed | Exclude<E, HttpClientError.HttpClientError>, R> =>
-  Effect.gen(function*() {
-    const response = yield* http.execute(request)
-    const text = yield* response.text
-    return { status: response.status, headers: response.headers, text, body: parseJson(text), request: response.request }
-  }).pipe(
-    Effect.mapError((e) => (HttpClientError.isHttpClientError(e) ? new TransportFailed({ reason: transportReason(e, timeoutMs) }) : e)),
-    // The client's own failures are all HttpClientErrors, turned into TransportFailed above.
+export const send = <E, R>(exchange: Exchange<E, R>, request: HttpClientRequest.HttpClientRequest): Effect.Effect<Answer, TransportFailed | E, R> =>
+  exchange(request).pipe(
+    Effect.map(({ status, headers, text }): Answer => ({ status, headers, text, body: parseJson(text), request })),
     Effect.catchIf(isTransportFailed, (e) => httpToTlsPort(request, e))
-  ) as Effect.Effect<Answer, TransportFailed | Exclude<E, HttpClientError.HttpClientError>, R>
+  ) as Effect.Effect<Answer, TransportFailed | E, R>

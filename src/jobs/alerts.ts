@@ -6,7 +6,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { Cause, Clock, Data, DateTime, Effect, Exit, FiberSet, Option, Redacted, Schedule, Schema } from "effect"
 import { readSecretFile } from "../config/secret-file.js"
 import { alertHost, alertSettingsConfig, alertUrlProblem, databaseUrlConfig } from "../config/settings.js"
-import { send } from "../http-client/send.js"
+import { send, viaClient } from "../http-client/send.js"
 import { untraced } from "../http-client/spans.js"
 import { errorText, RunLockHeld } from "../sync/errors.js"
 import { AlertPayload, scrub } from "./alert-payload.js"
@@ -82,7 +82,7 @@ export class Alerts extends Effect.Service<Alerts>()("shopsync/Alerts", {
     const seen = new Map<string, Freshness>()
 
     const post = (to: Receiver, payload: AlertPayload) =>
-      send(http, HttpClientRequest.bodyUnsafeJson(HttpClientRequest.post(Redacted.value(to.url)), Schema.encodeSync(AlertPayload)(payload)), ATTEMPT_TIMEOUT_MS).pipe(
+      send(viaClient(http, ATTEMPT_TIMEOUT_MS), HttpClientRequest.bodyUnsafeJson(HttpClientRequest.post(Redacted.value(to.url)), Schema.encodeSync(AlertPayload)(payload))).pipe(
         Effect.mapError((e) => new NotDelivered({ reason: e.reason, retriable: true })),
         Effect.filterOrFail((a) => a.status >= 200 && a.status < 300, (a) =>
           new NotDelivered({ reason: `it answered ${a.status}`, retriable: a.status >= 500 || a.status === 408 || a.status === 429 })),

@@ -1,11 +1,10 @@
-import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Clock, Context, Data, Effect, Layer, Redacted, Ref } from "effect"
 import type { MarketingSettings } from "../config/settings.js"
 import { HttpClients } from "../http-client/clients.js"
 import { tlsProblem } from "../http-client/tls.js"
 import { type Answer, send, type TransportFailed, UnusableAnswer } from "../http-client/send.js"
-import { requestSpans, untraced } from "../http-client/spans.js"
+import { requestSpans } from "../http-client/spans.js"
 import { isTransientStatus } from "../http-client/retry-after.js"
 import { USER_AGENT } from "../http-client/user-agent.js"
 import { type MarketingError, MarketingAuthFailed, MarketingRequestFailed, MarketingUnreachable } from "./errors.js"
@@ -84,14 +83,12 @@ export const makeMarketingApi = (settings: MarketingSettings, policy: RetryPolic
   Effect.gen(function*() {
     const tokens = yield* TokenService
     const requests = yield* Ref.make(0)
-    // The token is attached per attempt, so a retry after a rejected token carries the new one.
-    const http = untraced((yield* HttpClients).within(policy.timeoutMs)).pipe(
-      HttpClient.mapRequestEffect((request) => Effect.map(tokens.get, (token) => HttpClientRequest.bearerToken(request, token)))
-    )
+    const http = (yield* HttpClients).within(policy.timeoutMs)
 
+    // The token is attached per attempt, so a retry after a rejected token carries the new one.
     const attempt = (request: HttpClientRequest.HttpClientRequest) =>
       Ref.update(requests, (n) => n + 1).pipe(
-        Effect.zipRight(send(http, request, policy.timeoutMs)),
+        Effect.zipRight(Effect.flatMap(tokens.get, (token) => send(http, HttpClientRequest.bearerToken(request, token)))),
         Effect.flatMap((answer) => judge(answer, policy))
       )
 

@@ -5,7 +5,7 @@ import { HttpClients } from "../http-client/clients.js"
 import { isTransientStatus } from "../http-client/retry-after.js"
 import { tlsProblem } from "../http-client/tls.js"
 import { type Answer, send, type TransportFailed, UnusableAnswer } from "../http-client/send.js"
-import { requestSpans, untraced } from "../http-client/spans.js"
+import { requestSpans } from "../http-client/spans.js"
 import { USER_AGENT } from "../http-client/user-agent.js"
 import { type MarketingError, MarketingAuthFailed, MarketingRequestFailed, MarketingResponseInvalid, MarketingUnreachable } from "./errors.js"
 import { marketingRetryPolicy, marketingSchedule, type RetryPolicy, serverWaitMs, serviceMessage } from "./http.js"
@@ -76,7 +76,7 @@ const giveUp = (e: AttemptFailure, attempts: number, url: string): MarketingErro
 
 export const makeTokenService = (settings: MarketingSettings, policy: RetryPolicy) =>
   Effect.gen(function*() {
-    const http = untraced((yield* HttpClients).within(policy.timeoutMs))
+    const http = (yield* HttpClients).within(policy.timeoutMs)
     const cache = yield* SynchronizedRef.make(Option.none<Cached>())
     const requests = yield* Ref.make(0)
     const url = `${settings.baseUrl}/oauth/v2/token`
@@ -94,7 +94,7 @@ export const makeTokenService = (settings: MarketingSettings, policy: RetryPolic
     )
 
     const attempt = Ref.update(requests, (n) => n + 1).pipe(
-      Effect.zipRight(send(http, request, policy.timeoutMs)),
+      Effect.zipRight(send(http, request)),
       Effect.flatMap((answer) => judge(answer, url, policy))
     )
 

@@ -1,4 +1,3 @@
-import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect, Ref } from "effect"
 import type { StoreSettings } from "../config/settings.js"
@@ -6,7 +5,7 @@ import { makeAdaptiveLimit } from "../http-client/adaptive-limit.js"
 import { HttpClients } from "../http-client/clients.js"
 import { type RetryPolicy, retrySchedule } from "../http-client/retry.js"
 import { type Answer, send } from "../http-client/send.js"
-import { requestSpans, untraced } from "../http-client/spans.js"
+import { requestSpans } from "../http-client/spans.js"
 import { USER_AGENT } from "../http-client/user-agent.js"
 import { type AttemptFailure, giveUp, isTransient, isUsable, judge } from "./answers.js"
 import { makeStoreAuth } from "./auth.js"
@@ -20,9 +19,8 @@ export interface Write {
 }
 
 const writeRequest = (write: Write | undefined, url: string) => {
-  if (write === undefined) return HttpClientRequest.get(url)
-  const request = HttpClientRequest.make(write.method)(url)
-  return write.body === undefined ? request : HttpClientRequest.bodyUnsafeJson(request, write.body)
+  const request = HttpClientRequest.make(write?.method ?? "GET")(url).pipe(HttpClientRequest.acceptJson, HttpClientRequest.setHeader("user-agent", USER_AGENT))
+  return write?.body === undefined ? request : HttpClientRequest.bodyUnsafeJson(request, write.body)
 }
 
 /** Requests in flight before the store has said anything: a shared host's few, not a dedicated server's many. */
@@ -43,9 +41,7 @@ const requestKind = (method: string, path: string, params: QueryParams) =>
 export const makeGetJson = (settings: StoreSettings, policy: RetryPolicy) =>
   Effect.gen(function*() {
     const auth = yield* makeStoreAuth(settings)
-    const http = untraced((yield* HttpClients).within(policy.timeoutMs)).pipe(
-      HttpClient.mapRequest((request) => request.pipe(HttpClientRequest.acceptJson, HttpClientRequest.setHeader("user-agent", USER_AGENT)))
-    )
+    const http = (yield* HttpClients).within(policy.timeoutMs)
     const requests = yield* Ref.make(0)
     const jsonSeen = yield* Ref.make(false)
     // Paces the exchange itself (not the parse, nor a retry's wait): what the store sees. Signing happens
@@ -60,7 +56,7 @@ export const makeGetJson = (settings: StoreSettings, policy: RetryPolicy) =>
 
     const exchange = (write: Write | undefined, url: string, kind: string) =>
       limit.run(Effect.flatMap(auth.authorize(writeRequest(write, url)), (request) =>
-        Ref.update(requests, (n) => n + 1).pipe(Effect.zipRight(send(http, request, policy.timeoutMs)))), kind)
+        Ref.update(requests, (n) => n + 1).pipe(Effect.zipRight(send(http, request)))), kind)
 
     // What the process has learnt of the store is read only for an answer that needs judging.
     const judged = (answer: Answer, shown: string) =>

@@ -1,6 +1,5 @@
 // The real store client over real HTTP (undici), with its log lines captured, for tests that talk to a simulator
 // or a hand-made server without a warehouse.
-import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect, Layer, Logger, ManagedRuntime, Redacted } from "effect"
 import type { StoreSettings } from "../../src/config/settings.js"
@@ -31,11 +30,11 @@ export const behindHttps = (publicRoot: string, simUrl: string) =>
   Layer.effect(
     HttpClients,
     Effect.map(HttpClients, (clients) => HttpClients.of({
-      within: (timeoutMs) => clients.within(timeoutMs).pipe(HttpClient.mapRequest((request) =>
-        request.pipe(
+      within: (timeoutMs) => (request) =>
+        clients.within(timeoutMs)(request.pipe(
           HttpClientRequest.updateUrl((url) => url.replace(publicRoot, simUrl)),
           HttpClientRequest.setHeader("x-forwarded-proto", "https")
-        )))
+        ))
     }))
   ).pipe(Layer.provide(HttpClientsLive))
 
