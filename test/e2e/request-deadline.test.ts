@@ -86,6 +86,19 @@ describe("a request's deadline", () => {
     }
   })
 
+  // A run stopped (SIGTERM, a lost lease) interrupts its requests: each is aborted then, not left to its deadline.
+  it("store: an interrupted request closes its connection at once, long before its deadline", async () => {
+    const server = await serve(SILENT)
+    const client = makeStoreClient(storeSettings(`${server.origin}/wp-json/wc/v3`), { policy: { ...policy, maxAttempts: 1, timeoutMs: 60_000 } })
+    closers.push(client.dispose)
+    const { value: outcome, ms } = await timed(client.run(Effect.flatMap(StoreClient, (c) => c.list("/orders", { per_page: 5 }, Schema.Unknown)).pipe(
+      Effect.timeoutTo({ duration: "300 millis", onSuccess: () => "answered", onTimeout: () => "interrupted" }))))
+    expect(outcome).toBe("interrupted")
+    expect(server.seen.requests).toBe(1)
+    await expect.poll(() => server.seen.closed, { timeout: 2_000 }).toBe(1)
+    expect(ms).toBeLessThan(5_000)
+  })
+
   it("marketing: a token endpoint that never answers is cut off at the deadline", async () => {
     const server = await serve(SILENT)
     const settings: MarketingSettings = {
