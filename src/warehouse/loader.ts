@@ -17,7 +17,11 @@ export type LoadKind = Resource
 export interface StagedPage {
   readonly kind: LoadKind
   readonly docs: ReadonlyArray<unknown>
-  /** A JSON array holding the documents as received: staged without serializing them again. */
+  /**
+   * A JSON array holding the documents as received (a text JSON.parse accepted, or one JSON.stringify wrote): staged
+   * without serializing them again. A JSON text never holds a NUL character (JSON writes one as the escape \u0000),
+   * which would end the script's text.
+   */
   readonly json?: string | undefined
   /** Where `docs` are in `json` (1-based), when it holds other items too; absent: `docs` are all of it. */
   readonly places?: ReadonlyArray<number> | undefined
@@ -83,8 +87,7 @@ export class Loader extends Effect.Service<Loader>()("shopsync/Loader", {
       DELETE FROM sync_batch`
 
     // A document listed twice keeps its last copy. The page's JSON goes in as a literal (a script of several
-    // statements takes no parameters): dollar-quoted with a tag it does not hold, and never with a NUL byte (which
-    // would end the script's text): a page holding one is staged from its documents, which JSON.stringify escapes.
+    // statements takes no parameters): dollar-quoted with a tag it does not hold.
     const stage = (json: string, places: ReadonlyArray<number> | undefined, quote: Quote) => `
       INSERT INTO sync_batch (store_id, id, doc)
       SELECT DISTINCT ON ((d->>'id')::bigint) ${quote(storeId)}, (d->>'id')::bigint, d
@@ -113,7 +116,7 @@ export class Loader extends Effect.Service<Loader>()("shopsync/Loader", {
         const tx = yield* Effect.serviceOption(SqlClient.TransactionConnection)
         if (Option.isNone(tx)) return yield* sql.withTransaction(merge(page, docs, json, places))
         const proof = yield* carryProof
-        const [staged, stagedPlaces] = json === undefined || json.includes("\u0000") ? [JSON.stringify(docs), undefined] : [json, places]
+        const [staged, stagedPlaces] = json === undefined ? [JSON.stringify(docs), undefined] : [json, places]
         const script = (quote: Quote, proved: Option.Option<string>) => [
           ...Option.toArray(proved),
           "SAVEPOINT shopsync_page",

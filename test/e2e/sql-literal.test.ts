@@ -34,4 +34,14 @@ describe("literal(): text as an SQL literal", () => {
     }), { numRuns: 300 })
     expect((await client.query("SELECT to_regclass('t') IS NOT NULL AS present")).rows[0].present).toBe(true)
   })
+
+  // The loader stages a page's JSON text as a literal without looking for a NUL character, which would end the
+  // script's text: JSON writes one as the escape \u0000, and a raw one is not JSON (the answer would not have parsed).
+  it("a JSON text never holds a NUL character: written by JSON.stringify, or accepted by JSON.parse", () => {
+    const withNul = fc.string({ unit: "binary" }).map((s) => `${s}\u0000${s}`)
+    fc.assert(fc.property(fc.jsonValue({ stringUnit: "binary" }), withNul, (value, nul) => {
+      expect(JSON.stringify([value, nul, { [nul]: nul }]).includes("\u0000")).toBe(false)
+      expect(() => JSON.parse(`[${JSON.stringify(value)}, "${nul.replace(/[\u0001-\u001f"\\]/g, "")}"]`)).toThrow(SyntaxError)
+    }), { numRuns: 300 })
+  })
 })
