@@ -8,7 +8,7 @@ import { Loader } from "../warehouse/loader.js"
 import { compareCursors, type Cursor, through, wholeSecond } from "./cursor.js"
 import { pageSpan, sliceSpan, walkSpan } from "./spans.js"
 import { SyncState } from "./state.js"
-import { type Doc, type Listing, positionOf, type Range, rangeParams, walkPages, type WalkPage, type WalkSpec } from "./walk.js"
+import { type Doc, firstPage, type Listing, positionOf, type Range, rangeParams, walkPages, type WalkPage, type WalkSpec } from "./walk.js"
 
 /**
  * A stream walked in concurrent time slices, and how its progress is checkpointed.
@@ -184,7 +184,7 @@ const walkSlice = <A extends Doc>(
     // longer settle): its rows were settled for the run that cut it, and ending it short would skip the rest.
     const upper = slice.upper ?? run.upper
     // The first page's X-WP-Total tells whether the rest is worth splitting.
-    const first = yield* Stream.runHead(Stream.take(walkPages(spec, { lower: slice.lower, upper }), 1))
+    const first = yield* firstPage(spec, { lower: slice.lower, upper })
     if (Option.isNone(first)) {
       yield* ledger.finish(slice)
       return 0

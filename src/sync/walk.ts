@@ -133,10 +133,23 @@ const SECOND_PASSES = 5
  */
 export const walkPages = <A extends Doc>(spec: WalkSpec<A>, range: Range): Stream.Stream<WalkPage<A>, StoreError, StoreClient> =>
   Stream.unwrap(Effect.map(StoreClient, (store) => {
-    const start: Step = { tag: "range", cursor: range.lower, seen: range.seen ?? null }
-    if ((wholeSecond(range.lower) ?? Number.NEGATIVE_INFINITY) >= range.upper - 1) return Stream.empty
-    return Stream.paginateChunkEffect(start, (step: Step) => (step.tag === "range" ? readRange(spec, store, range, step) : readSecond(spec, store, range, step)))
+    if (isEmpty(range)) return Stream.empty
+    return Stream.paginateChunkEffect(startOf(range), (step: Step) => (step.tag === "range" ? readRange(spec, store, range, step) : readSecond(spec, store, range, step)))
   }))
+
+/**
+ * The first page `walkPages` gives, read without a stream: the walk's first step reads one page at most. Most
+ * slices of an incremental sync end with it, and a stream's machinery cost a slice about a thousand Effect
+ * operations around its one request (counted on the simulator: an empty listing's slice, 1,125).
+ */
+export const firstPage = <A extends Doc>(spec: WalkSpec<A>, range: Range): Effect.Effect<Option.Option<WalkPage<A>>, StoreError, StoreClient> =>
+  isEmpty(range)
+    ? Effect.succeedNone
+    : Effect.flatMap(StoreClient, (store) => Effect.map(readRange(spec, store, range, startOf(range)), ([pages]) => Chunk.head(pages)))
+
+/** A range whose lower cursor has reached its upper bound's last second holds nothing to read. */
+const isEmpty = (range: Range) => (wholeSecond(range.lower) ?? Number.NEGATIVE_INFINITY) >= range.upper - 1
+const startOf = (range: Range): Extract<Step, { tag: "range" }> => ({ tag: "range", cursor: range.lower, seen: range.seen ?? null })
 
 /**
  * How a page's documents reach the warehouse: the answer's JSON text as received, with the places of the items
