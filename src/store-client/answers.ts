@@ -69,13 +69,13 @@ const notApi = (answer: Answer, judging: Judging): StoreNotApi =>
     source: judging.source
   })
 
+/** A 2xx answer with a JSON body: what nearly every request gets, used as it is. */
+export const isUsable = (answer: Answer) => isOk(answer.status) && answer.body !== undefined
+
 /**
  * A JSON answer with a 2xx status. 401/403 and redirects end at once, and so does a web page before any JSON
  * (the address is the site's); anything else may be worth another attempt.
  */
-/** A 2xx answer with a JSON body: what nearly every request gets, used as it is. */
-export const isUsable = (answer: Answer) => isOk(answer.status) && answer.body !== undefined
-
 export const judge = (answer: Answer, judging: Judging): Effect.Effect<Answer, AttemptFailure> =>
   Effect.gen(function*() {
     if (answer.status === 401 || answer.status === 403) {

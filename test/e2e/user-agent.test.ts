@@ -18,9 +18,16 @@ describe("User-Agent", () => {
     expect(USER_AGENT).toBe(`shopsync/${packageVersion}`)
   })
 
-  it("is sent on every request to the store", async () => {
+  it("is sent on every request to the store, and no trace context (a store has no use for our trace ids)", async () => {
     const agents: Array<string | undefined> = []
-    const sim = await startStoreSimulator({ data: { seed: 4, orders: 5, customers: 2, products: 2 }, onRequest: ({ headers }) => void agents.push(headers["user-agent"]) })
+    const traced: Array<string> = []
+    const sim = await startStoreSimulator({
+      data: { seed: 4, orders: 5, customers: 2, products: 2 },
+      onRequest: ({ headers }) => {
+        agents.push(headers["user-agent"])
+        traced.push(...Object.keys(headers).filter((name) => /^(traceparent|tracestate|b3|x-b3-)/.test(name)))
+      }
+    })
     const client = makeStoreClient(storeSettings(sim.url))
     try {
       await client.run(Effect.flatMap(StoreClient, (c) => Effect.all([c.list("/orders", {}, Schema.Unknown), c.get("/reports/sales", {}, Schema.Unknown)])))
@@ -29,6 +36,7 @@ describe("User-Agent", () => {
       await sim.close()
     }
     expect(agents).toEqual([USER_AGENT, USER_AGENT])
+    expect(traced).toEqual([])
   })
 
   it("is sent on every request to the marketing service, token requests included", async () => {
