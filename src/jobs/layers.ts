@@ -1,18 +1,18 @@
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { type MarketingSettings, type StoreSettings, warehouseRetryConfig } from "../config/settings.js"
 import { HttpClientsLive } from "../http-client/clients.js"
 import { MarketingLive } from "../marketing-client/client.js"
 import { StoreClientLive } from "../store-client/client.js"
-import { Reconciliations } from "../sync/reconcile/record.js"
-import { Runs } from "../sync/runs.js"
-import { SyncState } from "../sync/state.js"
+import { makeReconciliations, Reconciliations } from "../sync/reconcile/record.js"
+import { makeRuns, Runs } from "../sync/runs.js"
+import { makeSyncState, SyncState } from "../sync/state.js"
 import { CurrentStore } from "../warehouse/current-store.js"
-import { LiveRows } from "../warehouse/live-rows.js"
-import { Loader } from "../warehouse/loader.js"
+import { LiveRows, makeLiveRows } from "../warehouse/live-rows.js"
+import { Loader, makeLoader } from "../warehouse/loader.js"
 import { migrate } from "../warehouse/migrate.js"
 import { Quarantine } from "../warehouse/quarantine.js"
 import { retryStartup } from "../warehouse/reconnect.js"
-import { Scopes } from "../warehouse/scopes.js"
+import { makeScopes, Scopes } from "../warehouse/scopes.js"
 import { ProgressLive } from "./progress.js"
 
 /** A store's client over undici. */
@@ -24,11 +24,30 @@ export const marketingLayer = (settings: MarketingSettings) => MarketingLive(set
 /** What a sync needs besides the warehouse (provided once per job): the store client, progress display. */
 export const syncLayer = (settings: StoreSettings) => Layer.mergeAll(storeClientLayer(settings), ProgressLive())
 
-/** One store's repositories (the engine's StoreRepositories), provided once per job by the host running it. */
-export const storeWarehouse = (storeId: string) =>
-  Layer.mergeAll(Runs.Default, SyncState.Default, Loader.Default, LiveRows.Default, Scopes.Default, Reconciliations.Default).pipe(
-    Layer.provide(CurrentStore.layer(storeId))
+/**
+ * One store's repositories (the engine's StoreRepositories), made in one effect: as a graph of six layers they cost
+ * every job about 7 ms of CPU (each layer's build: a memo map entry, a scope, a fiber), against 1.7 ms for a store
+ * request (measured on the simulator, 2026-11-28).
+ */
+export const storeRepositories = (storeId: string) =>
+  Effect.all([makeRuns, makeSyncState, makeLoader, makeLiveRows, makeScopes, makeReconciliations]).pipe(
+    Effect.map(([runs, state, loader, live, scopes, reconciliations]) =>
+      Context.make(Runs, Runs.make(runs)).pipe(
+        Context.add(SyncState, SyncState.make(state)),
+        Context.add(Loader, Loader.make(loader)),
+        Context.add(LiveRows, LiveRows.make(live)),
+        Context.add(Scopes, Scopes.make(scopes)),
+        Context.add(Reconciliations, Reconciliations.make(reconciliations))
+      )),
+    Effect.provideService(CurrentStore, { storeId })
   )
+
+/** `effect` with one store's repositories, made for it: what a host does once per job. */
+export const withStoreRepositories = (storeId: string) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(storeRepositories(storeId), (repositories) => Effect.provide(effect, repositories))
+
+/** The same repositories as a layer, for a runtime that serves one store (tests, tools). */
+export const storeWarehouse = (storeId: string) => Layer.effectContext(storeRepositories(storeId))
 
 /** What `status`, the status page and /metrics read of one store, provided per read. */
 export const storeReaders = (storeId: string) =>

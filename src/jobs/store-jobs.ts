@@ -1,4 +1,4 @@
-import { Effect, Either, Layer, Option, type Ref } from "effect"
+import { Effect, Either, Option, type Ref } from "effect"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { fullPassConfig, type MarketingSettings, type StoreSettings } from "../config/settings.js"
 import { Outbox } from "../contacts/outbox.js"
@@ -15,7 +15,7 @@ import { Inbox } from "../webhooks/inbox.js"
 import { resyncOne, type ResyncResource } from "../webhooks/resync.js"
 import { applyAllPending, type PassOptions, supervisedWorker } from "../webhooks/worker.js"
 import { Alerts } from "./alerts.js"
-import { marketingLayer, MigratedWarehouse, storeClientLayer, storeWarehouse, syncLayer } from "./layers.js"
+import { marketingLayer, MigratedWarehouse, storeClientLayer, syncLayer, withStoreRepositories } from "./layers.js"
 import { type PushGaveUp, type Pushed, pushed } from "./report.js"
 
 /** A store as a job needs it: who it is, how to reach it, and its marketing service (None: its contacts stay). */
@@ -93,7 +93,8 @@ export class StoreJobs extends Effect.Service<StoreJobs>()("shopsync/StoreJobs",
     const run = Effect.fn("StoreJobs.run")(function*(target: StoreTarget, job: StoreJob, after: AfterSync, recordSkipped = true) {
       yield* Effect.annotateCurrentSpan({ "shopsync.store": target.storeId, "shopsync.mode": job.mode.kind })
       const outcome = yield* runSync({ ...job, ...(yield* fullPassConfig) }).pipe(
-        Effect.provide(Layer.merge(syncLayer(target.settings), storeWarehouse(target.storeId))),
+        withStoreRepositories(target.storeId),
+        Effect.provide(syncLayer(target.settings)),
         Effect.map(Either.right),
         Effect.catchTag("SyncFailed", (failed) => Effect.succeed(Either.left(failed)))
       )
@@ -109,20 +110,21 @@ export class StoreJobs extends Effect.Service<StoreJobs>()("shopsync/StoreJobs",
 
     /** A run that found the store's lock held, recorded as skipped. */
     const skipped = (storeId: string, command: string, streams: ReadonlyArray<string>, held: RunLockHeld) =>
-      Effect.flatMap(Runs, (runs) => runs.skipped(command, streams, held)).pipe(Effect.provide(storeWarehouse(storeId)), Effect.provide(context))
+      Effect.flatMap(Runs, (runs) => runs.skipped(command, streams, held)).pipe(withStoreRepositories(storeId), Effect.provide(context))
 
     /** `shopsync verify`: the reconciliation on its own, under the run lock; Locked (recorded as skipped) when held. */
     const verify = Effect.fn("StoreJobs.verify")(function*(target: StoreTarget, request: VerifyRequest) {
       yield* Effect.annotateCurrentSpan("shopsync.store", target.storeId)
-      const report = yield* runVerify(request).pipe(Effect.provide(Layer.merge(syncLayer(target.settings), storeWarehouse(target.storeId))))
+      const report = yield* runVerify(request).pipe(withStoreRepositories(target.storeId), Effect.provide(syncLayer(target.settings)))
       if (report !== undefined) return { _tag: "Ran", report } as const
       const held = new RunLockHeld({ storeId: target.storeId })
       yield* skipped(target.storeId, "verify", request.resources, held)
       return { _tag: "Locked", held } as const
     }, Effect.provide(context))
 
-    /** The store's delivery applier with its store client and repositories (what applyAllPending and the inbox worker run on). */
-    const inboxLayer = (store: StoreTarget) => Layer.merge(storeClientLayer(store.settings), storeWarehouse(store.storeId))
+    /** `effect` (the delivery applier: applyAllPending, the inbox worker) with the store's client and repositories. */
+    const withInbox = (store: StoreTarget) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      effect.pipe(withStoreRepositories(store.storeId), Effect.provide(storeClientLayer(store.settings)))
 
     return {
       sync: (target: StoreTarget, job: StoreJob, after: AfterSync, recordSkipped?: boolean) => run(target, job, after, recordSkipped),
@@ -130,7 +132,7 @@ export class StoreJobs extends Effect.Service<StoreJobs>()("shopsync/StoreJobs",
       verify,
       /** `sync --dry-run`: what a sync of `streams` would read (sync/dry-run.ts); writes nothing, takes no lock. */
       dryRun: (target: StoreTarget, streams: ReadonlyArray<StreamName>) =>
-        dryRun(streams).pipe(Effect.provide(Layer.merge(storeClientLayer(target.settings), storeWarehouse(target.storeId))), Effect.provide(context)),
+        dryRun(streams).pipe(withStoreRepositories(target.storeId), Effect.provide(storeClientLayer(target.settings)), Effect.provide(context)),
       push,
       /**
        * `shopsync resync`: each document read again by id from the store (webhooks/resync.ts), then the daily sums.
@@ -140,7 +142,7 @@ export class StoreJobs extends Effect.Service<StoreJobs>()("shopsync/StoreJobs",
         Effect.forEach(ids, (id) => resyncOne(target.storeId, resource, id)).pipe(
           Effect.tap(storeDailyTotals),
           Effect.withSpan("StoreJobs.resync", { attributes: { "shopsync.store": target.storeId, "shopsync.resource": resource } }),
-          Effect.provide(inboxLayer(target)),
+          withInbox(target),
           Effect.provide(context)
         ),
       /** After a long-running host's scheduled run: alerts when the store's sales data stops being current, or is again. */
@@ -148,7 +150,7 @@ export class StoreJobs extends Effect.Service<StoreJobs>()("shopsync/StoreJobs",
       /** Empties a store's rows, cursors and outbox: the demo's store starts empty each time. */
       reset: (storeId: string) =>
         Effect.all([Effect.flatMap(Loader, (l) => l.reset), Effect.flatMap(SyncState, (s) => s.reset), Effect.flatMap(Outbox, (o) => o.reset(storeId))], { discard: true })
-          .pipe(Effect.provide(storeWarehouse(storeId)), Effect.provide(context)),
+          .pipe(withStoreRepositories(storeId), Effect.provide(context)),
       /**
        * Applies every pending delivery of the store in arrival order; the target is read only when one waits (a
        * registered store's secrets are opened for work only). Then the contacts are pushed when they may have changed.
@@ -157,7 +159,7 @@ export class StoreJobs extends Effect.Service<StoreJobs>()("shopsync/StoreJobs",
         Effect.gen(function*() {
           if ((yield* Effect.flatMap(Inbox, (inbox) => inbox.pending(storeId, 1))).length === 0) return NOT_ASKED
           const store = yield* target
-          const done = yield* applyAllPending(storeId, options).pipe(Effect.provide(inboxLayer(store)))
+          const done = yield* applyAllPending(storeId, options).pipe(withInbox(store))
           if (!done.contacts || Option.isNone(store.marketing)) return NOT_ASKED
           return { _tag: "Pushed", pushed: yield* push(storeId, store.marketing.value) } as const
         }).pipe(Effect.withSpan("StoreJobs.applyInbox", { attributes: { "shopsync.store": storeId } }), Effect.provide(context)),
@@ -166,7 +168,7 @@ export class StoreJobs extends Effect.Service<StoreJobs>()("shopsync/StoreJobs",
        * arrive until interrupted, `running` true while it runs, `contactsChanged` told when contacts may have changed.
        */
       inboxWorker: (store: StoreTarget, contactsChanged: Effect.Effect<void>, running: Ref.Ref<boolean>) =>
-        supervisedWorker(store.storeId, contactsChanged, running).pipe(Effect.provide(inboxLayer(store)), Effect.provide(context))
+        supervisedWorker(store.storeId, contactsChanged, running).pipe(withInbox(store), Effect.provide(context))
     }
   }),
   dependencies: [Outbox.Default, Inbox.Default, MigratedWarehouse, Alerts.Default]

@@ -24,7 +24,7 @@ export { Progress, type SyncRequest } from "./context.js"
 
 /**
  * The warehouse as one store's run sees it: its repositories, provided by the host that runs the job for that store
- * (jobs/layers.ts `storeWarehouse`), on a warehouse the host has migrated.
+ * (jobs/layers.ts `withStoreRepositories`), on a warehouse the host has migrated.
  */
 export type StoreRepositories = Runs | SyncState | Loader | LiveRows | Scopes | Reconciliations
 

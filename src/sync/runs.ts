@@ -91,87 +91,88 @@ const logEnd = (id: number, command: string, end: Ended, figures: { rows: number
   }
 }
 
-/** One store's sync.runs: a row per sync or backfill, from start to outcome. */
-export class Runs extends Effect.Service<Runs>()("shopsync/Runs", {
-  effect: Effect.gen(function*() {
-    const { storeId } = yield* CurrentStore
-    const sql = yield* SqlClient.SqlClient
-    const start = (command: string, streams: ReadonlyArray<string>, alone: boolean) =>
+/** The service as its layer makes it; a job makes a store's repositories with it in one go (jobs/layers.ts). */
+export const makeRuns = Effect.gen(function*() {
+  const { storeId } = yield* CurrentStore
+  const sql = yield* SqlClient.SqlClient
+  const start = (command: string, streams: ReadonlyArray<string>, alone: boolean) =>
+    Effect.gen(function*() {
+      // One statement: the runs left running are ended (when alone) in the snapshot the new one is not part of; and
+      // whether days await their sums, so that a run with none spends no statement storing them before it starts.
+      const [row] = yield* sql<{ id: string; dirty: boolean }>`
+        WITH ended AS (
+          UPDATE sync.runs SET status = 'failed', outcome = 'interrupted', finished_at = coalesce(finished_at, now()),
+                 error = 'interrupted: the process ended before the run finished; the next run resumed from the last checkpoint'
+          WHERE store_id = ${storeId} AND status = 'running' AND ${alone}::boolean)
+        INSERT INTO sync.runs (store_id, command, streams) VALUES (${storeId}, ${command}, ${streams}::text[])
+        RETURNING id, EXISTS (SELECT 1 FROM analytics.daily_dirty WHERE store_id = ${storeId}) AS dirty`
+      return { id: Number(row!.id), dirty: row!.dirty === true, command, started: yield* Clock.currentTimeMillis, rows: yield* Ref.make(0) }
+    })
+  const finish = (
+    run: { id: number; command: string; started: number; rows: Ref.Ref<number> },
+    exit: Exit.Exit<unknown, unknown>,
+    requests: Effect.Effect<number>
+  ) =>
+    Effect.gen(function*() {
+      const end = ended(exit)
+      const figures = { rows: yield* Ref.get(run.rows), requests: yield* requests, seconds: ((yield* Clock.currentTimeMillis) - run.started) / 1000 }
+      yield* sql`UPDATE sync.runs SET finished_at = now(), status = ${end.status}, outcome = ${end.outcome}, rows = ${figures.rows},
+                   requests = ${figures.requests}, error = ${end.error}, stream_results = ${streamResults(end.summary)}::jsonb
+                 WHERE id = ${run.id} AND status = 'running'`.pipe(
+        // A connection the pool kept from before a warehouse restart fails once: the outcome is written on another.
+        retryConnection(5),
+        Effect.catchAll((e) => Effect.logWarning(`run ${run.id}: its outcome was not recorded: ${errorText(e)}`))
+      )
+      yield* logEnd(run.id, run.command, end, figures)
+    })
+  return {
+    /**
+     * Records a run for the scope's lifetime: its end (succeeded, partial_failure, failed with the error, or
+     * interrupted by a signal) is written, and logged as the run's summary line, from the scope's exit, whatever
+     * ends it. When the caller is alone, runs left 'running' by a process that died are marked interrupted first.
+     */
+    begin: (
+      command: string,
+      streams: ReadonlyArray<string>,
+      requests: Effect.Effect<number>,
+      /** No other run of the store is alive (the caller holds both its locks): runs left 'running' died. */
+      alone: boolean
+    ): Effect.Effect<Run, SqlError, Scope.Scope> =>
+      Effect.acquireRelease(start(command, streams, alone), (run, exit) => finish(run, exit, requests)).pipe(
+        Effect.map((run): Run => ({ id: run.id, dirtyDays: run.dirty, addRows: (n) => Ref.update(run.rows, (r) => r + n) }))
+      ),
+    /**
+     * Records and logs a run that did nothing because another one held the store's lock (`failure` says so; the
+     * line covers it). Its row is 'skipped', finished as it starts: it never counts as a run left running.
+     */
+    skipped: (command: string, streams: ReadonlyArray<string>, failure: Error): Effect.Effect<void> =>
       Effect.gen(function*() {
-        // One statement: the runs left running are ended (when alone) in the snapshot the new one is not part of; and
-        // whether days await their sums, so that a run with none spends no statement storing them before it starts.
-        const [row] = yield* sql<{ id: string; dirty: boolean }>`
-          WITH ended AS (
-            UPDATE sync.runs SET status = 'failed', outcome = 'interrupted', finished_at = coalesce(finished_at, now()),
-                   error = 'interrupted: the process ended before the run finished; the next run resumed from the last checkpoint'
-            WHERE store_id = ${storeId} AND status = 'running' AND ${alone}::boolean)
-          INSERT INTO sync.runs (store_id, command, streams) VALUES (${storeId}, ${command}, ${streams}::text[])
-          RETURNING id, EXISTS (SELECT 1 FROM analytics.daily_dirty WHERE store_id = ${storeId}) AS dirty`
-        return { id: Number(row!.id), dirty: row!.dirty === true, command, started: yield* Clock.currentTimeMillis, rows: yield* Ref.make(0) }
-      })
-    const finish = (
-      run: { id: number; command: string; started: number; rows: Ref.Ref<number> },
-      exit: Exit.Exit<unknown, unknown>,
-      requests: Effect.Effect<number>
-    ) =>
-      Effect.gen(function*() {
-        const end = ended(exit)
-        const figures = { rows: yield* Ref.get(run.rows), requests: yield* requests, seconds: ((yield* Clock.currentTimeMillis) - run.started) / 1000 }
-        yield* sql`UPDATE sync.runs SET finished_at = now(), status = ${end.status}, outcome = ${end.outcome}, rows = ${figures.rows},
-                     requests = ${figures.requests}, error = ${end.error}, stream_results = ${streamResults(end.summary)}::jsonb
-                   WHERE id = ${run.id} AND status = 'running'`.pipe(
-          // A connection the pool kept from before a warehouse restart fails once: the outcome is written on another.
-          retryConnection(5),
-          Effect.catchAll((e) => Effect.logWarning(`run ${run.id}: its outcome was not recorded: ${errorText(e)}`))
+        const inserted = yield* sql<{ id: string }>`
+          INSERT INTO sync.runs (store_id, command, streams, finished_at, status, outcome, error)
+          VALUES (${storeId}, ${command}, ${streams}::text[], now(), 'skipped', 'skipped_locked', ${failure.message}) RETURNING id`.pipe(
+          Effect.map((rows) => Number(rows[0]!.id)),
+          Effect.catchAll((e) => Effect.as(Effect.logWarning(`a skipped run was not recorded: ${errorText(e)}`), null))
         )
-        yield* logEnd(run.id, run.command, end, figures)
-      })
-    return {
-      /**
-       * Records a run for the scope's lifetime: its end (succeeded, partial_failure, failed with the error, or
-       * interrupted by a signal) is written, and logged as the run's summary line, from the scope's exit, whatever
-       * ends it. When the caller is alone, runs left 'running' by a process that died are marked interrupted first.
-       */
-      begin: (
-        command: string,
-        streams: ReadonlyArray<string>,
-        requests: Effect.Effect<number>,
-        /** No other run of the store is alive (the caller holds both its locks): runs left 'running' died. */
-        alone: boolean
-      ): Effect.Effect<Run, SqlError, Scope.Scope> =>
-        Effect.acquireRelease(start(command, streams, alone), (run, exit) => finish(run, exit, requests)).pipe(
-          Effect.map((run): Run => ({ id: run.id, dirtyDays: run.dirty, addRows: (n) => Ref.update(run.rows, (r) => r + n) }))
-        ),
-      /**
-       * Records and logs a run that did nothing because another one held the store's lock (`failure` says so; the
-       * line covers it). Its row is 'skipped', finished as it starts: it never counts as a run left running.
-       */
-      skipped: (command: string, streams: ReadonlyArray<string>, failure: Error): Effect.Effect<void> =>
-        Effect.gen(function*() {
-          const inserted = yield* sql<{ id: string }>`
-            INSERT INTO sync.runs (store_id, command, streams, finished_at, status, outcome, error)
-            VALUES (${storeId}, ${command}, ${streams}::text[], now(), 'skipped', 'skipped_locked', ${failure.message}) RETURNING id`.pipe(
-            Effect.map((rows) => Number(rows[0]!.id)),
-            Effect.catchAll((e) => Effect.as(Effect.logWarning(`a skipped run was not recorded: ${errorText(e)}`), null))
-          )
-          yield* logOutcome("warning", `run ${inserted ?? ""} skipped: ${failure.message}`, {
-            run: inserted, command, outcome: "skipped_locked", rows: 0, requests: 0, seconds: 0, failed_streams: [], error: failure.message
-          }, failure)
-        }),
-      /** Every store the warehouse holds runs of (whatever the store configured), with its last run's start. */
-      stores: sql`
-        SELECT store_id AS store, to_char(max(started_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS last_started
-        FROM sync.runs GROUP BY store_id ORDER BY max(started_at) DESC`.pipe(
-        Effect.flatMap(Schema.decodeUnknown(Schema.Array(KnownStore))), Effect.orDie),
-      /** The last runs, newest first, with the full error text. */
-      recent: (limit: number): Effect.Effect<ReadonlyArray<RecentRun>, SqlError> =>
-        sql`
-          SELECT id::text AS run, command, status, coalesce(outcome, status) AS outcome,
-                 to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS started,
-                 round(extract(epoch FROM coalesce(finished_at, now()) - started_at)::numeric, 1)::text AS seconds,
-                 rows::text, requests::text, coalesce(error, '') AS error
-          FROM sync.runs WHERE store_id = ${storeId} ORDER BY started_at DESC, id DESC LIMIT ${limit}`.pipe(
-          Effect.flatMap(Schema.decodeUnknown(Schema.Array(RecentRun))), Effect.orDie)
-    }
-  })
-}) {}
+        yield* logOutcome("warning", `run ${inserted ?? ""} skipped: ${failure.message}`, {
+          run: inserted, command, outcome: "skipped_locked", rows: 0, requests: 0, seconds: 0, failed_streams: [], error: failure.message
+        }, failure)
+      }),
+    /** Every store the warehouse holds runs of (whatever the store configured), with its last run's start. */
+    stores: sql`
+      SELECT store_id AS store, to_char(max(started_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS last_started
+      FROM sync.runs GROUP BY store_id ORDER BY max(started_at) DESC`.pipe(
+      Effect.flatMap(Schema.decodeUnknown(Schema.Array(KnownStore))), Effect.orDie),
+    /** The last runs, newest first, with the full error text. */
+    recent: (limit: number): Effect.Effect<ReadonlyArray<RecentRun>, SqlError> =>
+      sql`
+        SELECT id::text AS run, command, status, coalesce(outcome, status) AS outcome,
+               to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS started,
+               round(extract(epoch FROM coalesce(finished_at, now()) - started_at)::numeric, 1)::text AS seconds,
+               rows::text, requests::text, coalesce(error, '') AS error
+        FROM sync.runs WHERE store_id = ${storeId} ORDER BY started_at DESC, id DESC LIMIT ${limit}`.pipe(
+        Effect.flatMap(Schema.decodeUnknown(Schema.Array(RecentRun))), Effect.orDie)
+  }
+})
+
+/** One store's sync.runs: a row per sync or backfill, from start to outcome. */
+export class Runs extends Effect.Service<Runs>()("shopsync/Runs", { effect: makeRuns }) {}

@@ -116,184 +116,185 @@ const standingOf = (details: Readonly<Record<string, unknown>>): Standing => ({
   unavailable: Schema.decodeUnknownOption(Unavailable)(details["unavailable"])
 })
 
+/** The service as its layer makes it; a job makes a store's repositories with it in one go (jobs/layers.ts). */
+export const makeSyncState = Effect.gen(function*() {
+  const { storeId } = yield* CurrentStore
+  const sql = yield* SqlClient.SqlClient
+  // Every write is one statement that proves the run's lease (see lease.ts).
+  const write = fencedStatement(sql)
+  const readRow = (stream: string): Effect.Effect<StreamState, SqlError> =>
+    sql`SELECT ${sql.literal(STATE)} FROM sync.state WHERE store_id = ${storeId} AND stream = ${stream}`.pipe(
+      Effect.flatMap(decodeState), Effect.orDie, Effect.map(toState))
+  // A run's reads of its streams' states are served from one statement that reads them all, taken at its first read
+  // (a stream's state is read at its start, and by a few checks: 19 statements per incremental sync before), until
+  // the run writes the stream; outside a run every read goes to the table. A run reads only the streams whose lock
+  // it holds: no other run writes them meanwhile.
+  let found: { readonly run: number; readonly states: ReadonlyMap<string, StreamState>; readonly written: Set<string> } | undefined
+  // One snapshot at a time: streams starting together share it (one taken late would miss what another just wrote).
+  const taking = yield* Effect.makeSemaphore(1)
+  const snapshot = (run: number) =>
+    taking.withPermits(1)(Effect.suspend(() =>
+      found?.run === run ? Effect.succeed(found) : sql`SELECT stream, ${sql.literal(STATE)} FROM sync.state WHERE store_id = ${storeId}`.pipe(
+        Effect.flatMap(decodeStates), Effect.orDie,
+        Effect.map((rows) => (found = { run, states: new Map(rows.map((r) => [r.stream, toState([r])])), written: new Set() })))))
+  const read = (stream: string): Effect.Effect<StreamState, SqlError> =>
+    Effect.flatMap(FiberRef.get(currentGuard), (guard) =>
+      Option.isNone(guard) ? readRow(stream) : Effect.flatMap(snapshot(guard.value.token), (taken) =>
+        taken.written.has(stream) ? readRow(stream) : Effect.succeed(taken.states.get(stream) ?? toState([]))))
+  /** A write of the rows of `streams`: the run's later reads of them go to the table. */
+  const writeOf = (...streams: ReadonlyArray<string>) => <A, E, R>(statement: (proved: Fragment) => Effect.Effect<A, E, R>) =>
+    Effect.zipRight(Effect.sync(() => streams.forEach((stream) => found?.written.add(stream))), write(statement))
+  /** The run wrote streams by a pattern: every later read goes to the table, through a new snapshot. */
+  const wroteMany = Effect.sync(() => (found = undefined))
+  const lock = (stream: string): Effect.Effect<StreamState, SqlError> =>
+    sql`SELECT ${sql.literal(STATE)} FROM sync.state WHERE store_id = ${storeId} AND stream = ${stream} FOR UPDATE`.pipe(
+      Effect.flatMap(decodeState), Effect.orDie, Effect.map(toState))
+  const checkpoint = (stream: string, cursor: Cursor | null, rows: number, details?: unknown): Effect.Effect<void, SqlError> => {
+    const json = details === undefined ? null : JSON.stringify(details)
+    return writeOf(stream)((proved) => sql`
+      INSERT INTO sync.state AS s (store_id, stream, cursor_at, cursor_id, rows_total, details, updated_at)
+      SELECT ${storeId}, ${stream}, to_timestamp(${cursor?.at ?? null}::bigint), ${cursor?.id ?? null}::bigint, ${rows}::bigint,
+             coalesce(${json}::jsonb, '{}'), now()
+      WHERE ${proved}
+      ON CONFLICT (store_id, stream) DO UPDATE SET
+        cursor_at = EXCLUDED.cursor_at, cursor_id = EXCLUDED.cursor_id, rows_total = s.rows_total + EXCLUDED.rows_total,
+        details = coalesce(${json}::jsonb, s.details), updated_at = now()`.pipe(Effect.asVoid))
+  }
+  /** Sets some keys of a stream's details, leaving its cursor and the other keys as they are. */
+  const mergeDetails = (stream: string, keys: Record<string, unknown>) =>
+    writeOf(stream)((proved) => sql`INSERT INTO sync.state AS s (store_id, stream, details) SELECT ${storeId}, ${stream}, ${JSON.stringify(keys)}::jsonb
+        WHERE ${proved} ON CONFLICT (store_id, stream) DO UPDATE SET details = s.details || EXCLUDED.details, updated_at = now()`.pipe(Effect.asVoid))
+  return {
+    read,
+    /** The state, locked until the transaction ends: concurrent slices checkpoint one at a time, each on the others' progress. */
+    lock,
+    /** Moves the cursor, adds the rows loaded; `details` replaces the stored ones when given. */
+    checkpoint,
+    /**
+     * Moves the cursor of a stream walked as one open slice (no bounded slice pending in its details), adds the rows
+     * loaded: one statement, where a page of concurrent slices locks the row and rewrites them (`lock`, then
+     * `checkpoint`). False, writing nothing, when slices are pending: the row as it is once locked decides.
+     */
+    advanceHead: (stream: string, cursor: Cursor | null, rows: number): Effect.Effect<boolean, SqlError> =>
+      writeOf(stream)((proved) => sql`
+        INSERT INTO sync.state AS s (store_id, stream, cursor_at, cursor_id, rows_total, updated_at)
+        SELECT ${storeId}, ${stream}, to_timestamp(${cursor?.at ?? null}::bigint), ${cursor?.id ?? null}::bigint, ${rows}::bigint, now()
+        WHERE ${proved}
+        ON CONFLICT (store_id, stream) DO UPDATE SET
+          cursor_at = EXCLUDED.cursor_at, cursor_id = EXCLUDED.cursor_id, rows_total = s.rows_total + EXCLUDED.rows_total, updated_at = now()
+        WHERE NOT (s.details ? 'slices') RETURNING 1 AS moved`.pipe(Effect.map((moved) => moved.length > 0))),
+    /** `streams` are started by run `runId` (a phase's, at once: one write). */
+    started: (streams: ReadonlyArray<string>, runId: number): Effect.Effect<void, SqlError> =>
+      streams.length === 0 ? Effect.void : write((proved) => sql`
+        INSERT INTO sync.state AS s (store_id, stream, last_run_id, last_started_at)
+        SELECT ${storeId}, stream, ${runId}, now() FROM unnest(${streams}::text[]) AS stream WHERE ${proved}
+        ON CONFLICT (store_id, stream) DO UPDATE SET last_run_id = EXCLUDED.last_run_id, last_started_at = EXCLUDED.last_started_at`.pipe(Effect.asVoid)),
+    /**
+     * The outcomes of streams' runs (after `started`), in one write: each one's rows, its error (null on success),
+     * and what it showed of the store: served (ran to the end as of `served`, the store's clock: refreshed then, no
+     * longer unavailable) or not serving the stream to this key (`unavailable`: why, and when that was seen).
+     */
+    finished: (outcomes: ReadonlyArray<StreamOutcome>): Effect.Effect<void, SqlError> => {
+      if (outcomes.length === 0) return Effect.void
+      const patch = (o: StreamOutcome) =>
+        JSON.stringify(o.unavailable ? { unavailable: o.unavailable } : o.served !== undefined ? { refreshedAt: o.served } : {})
+      return writeOf(...outcomes.map((o) => o.stream))((proved) => sql`
+        UPDATE sync.state s SET last_rows = f.rows, last_error = f.error,
+               last_success_at = CASE WHEN f.error IS NULL THEN now() ELSE s.last_success_at END,
+               details = (CASE WHEN f.served THEN s.details - 'unavailable' ELSE s.details END) || f.patch,
+               updated_at = now()
+        FROM unnest(${outcomes.map((o) => o.stream)}::text[], ${outcomes.map((o) => o.rows)}::bigint[],
+                    ${outcomes.map((o) => o.error)}::text[], ${outcomes.map((o) => o.served !== undefined)}::boolean[],
+                    ${outcomes.map(patch)}::jsonb[]) AS f(stream, rows, error, served, patch)
+        WHERE s.store_id = ${storeId} AND s.stream = f.stream AND ${proved}`.pipe(Effect.asVoid))
+    },
+    /** Whether a full pass of `stream` is due at `upper`: never done, or `hours` ago (0: every run). */
+    fullPassDue: (stream: string, hours: number, upper: number): Effect.Effect<boolean, SqlError> => Effect.map(read(stream), (state) => passDue(state, hours, upper)),
+    /** A pass started at `upper` ended; `everyParentAt`: when the last pass that read every parent began (kept for passToRun). */
+    fullPassDone: (stream: string, upper: number, everyParentAt?: number): Effect.Effect<void, SqlError> =>
+      checkpoint(stream, null, 0, { lastFullPass: upper, ...(everyParentAt === undefined ? {} : { lastEveryParentPass: everyParentAt }) }),
+    /** Every stream's state for `status`; `tables` names the table whose live rows count for each stream. */
+    status: (tables: Readonly<Record<string, string>>): Effect.Effect<ReadonlyArray<StreamStatus>, SqlError> => streamsStatus(sql, storeId, tables),
+    /**
+     * Whether and when a run of each of `streams` is due: its last complete run, and why the store may not serve it;
+     * one statement for them all (a no-change sync skips most streams on this alone). Read by the scheduler before
+     * the streams run, outside any unit of work that would retry it: in a run, from the snapshot its streams then
+     * read their states from (one statement for both); elsewhere (the status page), from the table.
+     */
+    standings: (streams: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<string, Standing>, SqlError> =>
+      Effect.flatMap(FiberRef.get(currentGuard), (guard) =>
+        retryInRun(Option.isSome(guard)
+          ? Effect.map(Effect.forEach(streams, read), (states) => states.map((state, i) => ({ stream: streams[i]!, details: state.details })))
+          : sql`SELECT stream, details FROM sync.state WHERE store_id = ${storeId} AND stream = ANY(${streams}::text[])`.pipe(
+            Effect.flatMap(decodeDetails), Effect.orDie))).pipe(
+        Effect.map((rows) => new Map(streams.map((stream) => [stream, standingOf(rows.find((r) => r.stream === stream)?.details ?? {})])))),
+    /**
+     * The resumable full pass of a child stream to run now, if any: the one under way (its start, by the store's
+     * clock, and the last parent it stored), or a new one starting at `upper` when `fullPassDue` says so, over the
+     * parents modified in the last `quietDays` days or every parent (recentFromFor; 0: always every parent).
+     */
+    passToRun: (stream: string, hours: number, upper: number, quietDays = 0): Effect.Effect<Option.Option<PassToRun>, SqlError> =>
+      Effect.map(read(stream), (state) => {
+        const first = state.details["lastFullPass"] === undefined
+        const everyParentAt = Option.getOrUndefined(Schema.decodeUnknownOption(Schema.Number)(state.details["lastEveryParentPass"]))
+        return Option.orElse(
+          Option.map(Schema.decodeUnknownOption(PassProgress)(state.details["pass"]), (p): PassToRun => ({
+            startedAt: p.startedAt, after: p.after, first, lastShareAt: p.at, parents: p.parents, recentFrom: p.recentFrom, everyParentAt
+          })),
+          () => (passDue(state, hours, upper)
+            ? Option.some<PassToRun>({
+              startedAt: upper, after: undefined, first, lastShareAt: undefined, parents: undefined,
+              recentFrom: recentFromFor(everyParentAt, quietDays, upper), everyParentAt
+            })
+            : Option.none())
+        )
+      }),
+    savePassProgress: (stream: string, progress: PassProgress): Effect.Effect<void, SqlError> => mergeDetails(stream, { pass: progress }),
+    /**
+     * A children stream's marks on the warehouse's clock (timestamptz texts): the one its last successful run left
+     * (details.changedFrom: parents written since are its changed ones), now (for the mark this run leaves), and
+     * when run `runId` began.
+     */
+    changedMarks: (stream: string, runId: number): Effect.Effect<ChangedMarks, SqlError> =>
+      Effect.zipWith(
+        read(stream),
+        // "Now" is held back to the start of any transaction of this role still open: what it writes is stamped
+        // with its start (synced_at = now()) but seen only once it commits, maybe after the mark is left.
+        sql`SELECT least(clock_timestamp(), (SELECT min(xact_start) FROM pg_stat_activity
+               WHERE datname = current_database() AND usename = current_user AND pid <> pg_backend_pid()))::text AS now,
+               (SELECT started_at::text FROM sync.runs WHERE id = ${runId}) AS run_start`.pipe(
+          Effect.flatMap(decodeClock), Effect.orDie),
+        (state, [clock]) => ({ left: textDetail(state, "changedFrom"), retired: textDetail(state, "retiredFrom"), now: clock!.now, runStart: clock!.run_start })
+      ),
+    /**
+     * A children stream's marks: the parents written before `changedFrom` have had their children read, those deleted
+     * before `retiredFrom` their orphans marked.
+     */
+    leaveMarks: (stream: string, marks: { readonly changedFrom?: string; readonly retiredFrom?: string }): Effect.Effect<void, SqlError> =>
+      mergeDetails(stream, marks),
+    /** Days whose figures changed since the store's report for them was last stored, in order (noted by the tables' triggers). */
+    reportDaysPending: sql`SELECT day::text AS day FROM sync.report_days WHERE store_id = ${storeId} ORDER BY day`.pipe(
+      Effect.flatMap(Schema.decodeUnknown(Schema.Array(Schema.Struct({ day: Schema.String })))),
+      Effect.orDie,
+      Effect.map((rows) => rows.map((r) => r.day))
+    ),
+    /** The store's report for [first, last] is stored: those days are current. */
+    reportDaysDone: (first: string, last: string): Effect.Effect<void, SqlError> =>
+      write((proved) => sql`DELETE FROM sync.report_days WHERE store_id = ${storeId} AND day BETWEEN ${first}::date AND ${last}::date AND ${proved}`.pipe(Effect.asVoid)),
+    /** Forgets every stream's state (the demo starts from nothing). */
+    reset: Effect.zipRight(wroteMany, write((proved) => sql`DELETE FROM sync.state WHERE store_id = ${storeId} AND ${proved}`.pipe(Effect.asVoid))),
+    /** Forgets one stream's state and its listings' (`orders.trash`): its next run reads it as a first sync would. */
+    forget: (stream: string): Effect.Effect<void, SqlError> =>
+      Effect.zipRight(wroteMany, write((proved) =>
+        sql`DELETE FROM sync.state WHERE store_id = ${storeId} AND (stream = ${stream} OR starts_with(stream, ${stream} || '.')) AND ${proved}`.pipe(Effect.asVoid)))
+  }
+})
+
 /**
  * One store's sync.state: each stream's cursor and details, moved only together with the rows they
  * cover (the caller's transaction), and what its last run did.
  */
-export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState", {
-  effect: Effect.gen(function*() {
-    const { storeId } = yield* CurrentStore
-    const sql = yield* SqlClient.SqlClient
-    // Every write is one statement that proves the run's lease (see lease.ts).
-    const write = fencedStatement(sql)
-    const readRow = (stream: string): Effect.Effect<StreamState, SqlError> =>
-      sql`SELECT ${sql.literal(STATE)} FROM sync.state WHERE store_id = ${storeId} AND stream = ${stream}`.pipe(
-        Effect.flatMap(decodeState), Effect.orDie, Effect.map(toState))
-    // A run's reads of its streams' states are served from one statement that reads them all, taken at its first read
-    // (a stream's state is read at its start, and by a few checks: 19 statements per incremental sync before), until
-    // the run writes the stream; outside a run every read goes to the table. A run reads only the streams whose lock
-    // it holds: no other run writes them meanwhile.
-    let found: { readonly run: number; readonly states: ReadonlyMap<string, StreamState>; readonly written: Set<string> } | undefined
-    // One snapshot at a time: streams starting together share it (one taken late would miss what another just wrote).
-    const taking = yield* Effect.makeSemaphore(1)
-    const snapshot = (run: number) =>
-      taking.withPermits(1)(Effect.suspend(() =>
-        found?.run === run ? Effect.succeed(found) : sql`SELECT stream, ${sql.literal(STATE)} FROM sync.state WHERE store_id = ${storeId}`.pipe(
-          Effect.flatMap(decodeStates), Effect.orDie,
-          Effect.map((rows) => (found = { run, states: new Map(rows.map((r) => [r.stream, toState([r])])), written: new Set() })))))
-    const read = (stream: string): Effect.Effect<StreamState, SqlError> =>
-      Effect.flatMap(FiberRef.get(currentGuard), (guard) =>
-        Option.isNone(guard) ? readRow(stream) : Effect.flatMap(snapshot(guard.value.token), (taken) =>
-          taken.written.has(stream) ? readRow(stream) : Effect.succeed(taken.states.get(stream) ?? toState([]))))
-    /** A write of the rows of `streams`: the run's later reads of them go to the table. */
-    const writeOf = (...streams: ReadonlyArray<string>) => <A, E, R>(statement: (proved: Fragment) => Effect.Effect<A, E, R>) =>
-      Effect.zipRight(Effect.sync(() => streams.forEach((stream) => found?.written.add(stream))), write(statement))
-    /** The run wrote streams by a pattern: every later read goes to the table, through a new snapshot. */
-    const wroteMany = Effect.sync(() => (found = undefined))
-    const lock = (stream: string): Effect.Effect<StreamState, SqlError> =>
-      sql`SELECT ${sql.literal(STATE)} FROM sync.state WHERE store_id = ${storeId} AND stream = ${stream} FOR UPDATE`.pipe(
-        Effect.flatMap(decodeState), Effect.orDie, Effect.map(toState))
-    const checkpoint = (stream: string, cursor: Cursor | null, rows: number, details?: unknown): Effect.Effect<void, SqlError> => {
-      const json = details === undefined ? null : JSON.stringify(details)
-      return writeOf(stream)((proved) => sql`
-        INSERT INTO sync.state AS s (store_id, stream, cursor_at, cursor_id, rows_total, details, updated_at)
-        SELECT ${storeId}, ${stream}, to_timestamp(${cursor?.at ?? null}::bigint), ${cursor?.id ?? null}::bigint, ${rows}::bigint,
-               coalesce(${json}::jsonb, '{}'), now()
-        WHERE ${proved}
-        ON CONFLICT (store_id, stream) DO UPDATE SET
-          cursor_at = EXCLUDED.cursor_at, cursor_id = EXCLUDED.cursor_id, rows_total = s.rows_total + EXCLUDED.rows_total,
-          details = coalesce(${json}::jsonb, s.details), updated_at = now()`.pipe(Effect.asVoid))
-    }
-    /** Sets some keys of a stream's details, leaving its cursor and the other keys as they are. */
-    const mergeDetails = (stream: string, keys: Record<string, unknown>) =>
-      writeOf(stream)((proved) => sql`INSERT INTO sync.state AS s (store_id, stream, details) SELECT ${storeId}, ${stream}, ${JSON.stringify(keys)}::jsonb
-          WHERE ${proved} ON CONFLICT (store_id, stream) DO UPDATE SET details = s.details || EXCLUDED.details, updated_at = now()`.pipe(Effect.asVoid))
-    return {
-      read,
-      /** The state, locked until the transaction ends: concurrent slices checkpoint one at a time, each on the others' progress. */
-      lock,
-      /** Moves the cursor, adds the rows loaded; `details` replaces the stored ones when given. */
-      checkpoint,
-      /**
-       * Moves the cursor of a stream walked as one open slice (no bounded slice pending in its details), adds the rows
-       * loaded: one statement, where a page of concurrent slices locks the row and rewrites them (`lock`, then
-       * `checkpoint`). False, writing nothing, when slices are pending: the row as it is once locked decides.
-       */
-      advanceHead: (stream: string, cursor: Cursor | null, rows: number): Effect.Effect<boolean, SqlError> =>
-        writeOf(stream)((proved) => sql`
-          INSERT INTO sync.state AS s (store_id, stream, cursor_at, cursor_id, rows_total, updated_at)
-          SELECT ${storeId}, ${stream}, to_timestamp(${cursor?.at ?? null}::bigint), ${cursor?.id ?? null}::bigint, ${rows}::bigint, now()
-          WHERE ${proved}
-          ON CONFLICT (store_id, stream) DO UPDATE SET
-            cursor_at = EXCLUDED.cursor_at, cursor_id = EXCLUDED.cursor_id, rows_total = s.rows_total + EXCLUDED.rows_total, updated_at = now()
-          WHERE NOT (s.details ? 'slices') RETURNING 1 AS moved`.pipe(Effect.map((moved) => moved.length > 0))),
-      /** `streams` are started by run `runId` (a phase's, at once: one write). */
-      started: (streams: ReadonlyArray<string>, runId: number): Effect.Effect<void, SqlError> =>
-        streams.length === 0 ? Effect.void : write((proved) => sql`
-          INSERT INTO sync.state AS s (store_id, stream, last_run_id, last_started_at)
-          SELECT ${storeId}, stream, ${runId}, now() FROM unnest(${streams}::text[]) AS stream WHERE ${proved}
-          ON CONFLICT (store_id, stream) DO UPDATE SET last_run_id = EXCLUDED.last_run_id, last_started_at = EXCLUDED.last_started_at`.pipe(Effect.asVoid)),
-      /**
-       * The outcomes of streams' runs (after `started`), in one write: each one's rows, its error (null on success),
-       * and what it showed of the store: served (ran to the end as of `served`, the store's clock: refreshed then, no
-       * longer unavailable) or not serving the stream to this key (`unavailable`: why, and when that was seen).
-       */
-      finished: (outcomes: ReadonlyArray<StreamOutcome>): Effect.Effect<void, SqlError> => {
-        if (outcomes.length === 0) return Effect.void
-        const patch = (o: StreamOutcome) =>
-          JSON.stringify(o.unavailable ? { unavailable: o.unavailable } : o.served !== undefined ? { refreshedAt: o.served } : {})
-        return writeOf(...outcomes.map((o) => o.stream))((proved) => sql`
-          UPDATE sync.state s SET last_rows = f.rows, last_error = f.error,
-                 last_success_at = CASE WHEN f.error IS NULL THEN now() ELSE s.last_success_at END,
-                 details = (CASE WHEN f.served THEN s.details - 'unavailable' ELSE s.details END) || f.patch,
-                 updated_at = now()
-          FROM unnest(${outcomes.map((o) => o.stream)}::text[], ${outcomes.map((o) => o.rows)}::bigint[],
-                      ${outcomes.map((o) => o.error)}::text[], ${outcomes.map((o) => o.served !== undefined)}::boolean[],
-                      ${outcomes.map(patch)}::jsonb[]) AS f(stream, rows, error, served, patch)
-          WHERE s.store_id = ${storeId} AND s.stream = f.stream AND ${proved}`.pipe(Effect.asVoid))
-      },
-      /** Whether a full pass of `stream` is due at `upper`: never done, or `hours` ago (0: every run). */
-      fullPassDue: (stream: string, hours: number, upper: number): Effect.Effect<boolean, SqlError> => Effect.map(read(stream), (state) => passDue(state, hours, upper)),
-      /** A pass started at `upper` ended; `everyParentAt`: when the last pass that read every parent began (kept for passToRun). */
-      fullPassDone: (stream: string, upper: number, everyParentAt?: number): Effect.Effect<void, SqlError> =>
-        checkpoint(stream, null, 0, { lastFullPass: upper, ...(everyParentAt === undefined ? {} : { lastEveryParentPass: everyParentAt }) }),
-      /** Every stream's state for `status`; `tables` names the table whose live rows count for each stream. */
-      status: (tables: Readonly<Record<string, string>>): Effect.Effect<ReadonlyArray<StreamStatus>, SqlError> => streamsStatus(sql, storeId, tables),
-      /**
-       * Whether and when a run of each of `streams` is due: its last complete run, and why the store may not serve it;
-       * one statement for them all (a no-change sync skips most streams on this alone). Read by the scheduler before
-       * the streams run, outside any unit of work that would retry it: in a run, from the snapshot its streams then
-       * read their states from (one statement for both); elsewhere (the status page), from the table.
-       */
-      standings: (streams: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<string, Standing>, SqlError> =>
-        Effect.flatMap(FiberRef.get(currentGuard), (guard) =>
-          retryInRun(Option.isSome(guard)
-            ? Effect.map(Effect.forEach(streams, read), (states) => states.map((state, i) => ({ stream: streams[i]!, details: state.details })))
-            : sql`SELECT stream, details FROM sync.state WHERE store_id = ${storeId} AND stream = ANY(${streams}::text[])`.pipe(
-              Effect.flatMap(decodeDetails), Effect.orDie))).pipe(
-          Effect.map((rows) => new Map(streams.map((stream) => [stream, standingOf(rows.find((r) => r.stream === stream)?.details ?? {})])))),
-      /**
-       * The resumable full pass of a child stream to run now, if any: the one under way (its start, by the store's
-       * clock, and the last parent it stored), or a new one starting at `upper` when `fullPassDue` says so, over the
-       * parents modified in the last `quietDays` days or every parent (recentFromFor; 0: always every parent).
-       */
-      passToRun: (stream: string, hours: number, upper: number, quietDays = 0): Effect.Effect<Option.Option<PassToRun>, SqlError> =>
-        Effect.map(read(stream), (state) => {
-          const first = state.details["lastFullPass"] === undefined
-          const everyParentAt = Option.getOrUndefined(Schema.decodeUnknownOption(Schema.Number)(state.details["lastEveryParentPass"]))
-          return Option.orElse(
-            Option.map(Schema.decodeUnknownOption(PassProgress)(state.details["pass"]), (p): PassToRun => ({
-              startedAt: p.startedAt, after: p.after, first, lastShareAt: p.at, parents: p.parents, recentFrom: p.recentFrom, everyParentAt
-            })),
-            () => (passDue(state, hours, upper)
-              ? Option.some<PassToRun>({
-                startedAt: upper, after: undefined, first, lastShareAt: undefined, parents: undefined,
-                recentFrom: recentFromFor(everyParentAt, quietDays, upper), everyParentAt
-              })
-              : Option.none())
-          )
-        }),
-      savePassProgress: (stream: string, progress: PassProgress): Effect.Effect<void, SqlError> => mergeDetails(stream, { pass: progress }),
-      /**
-       * A children stream's marks on the warehouse's clock (timestamptz texts): the one its last successful run left
-       * (details.changedFrom: parents written since are its changed ones), now (for the mark this run leaves), and
-       * when run `runId` began.
-       */
-      changedMarks: (stream: string, runId: number): Effect.Effect<ChangedMarks, SqlError> =>
-        Effect.zipWith(
-          read(stream),
-          // "Now" is held back to the start of any transaction of this role still open: what it writes is stamped
-          // with its start (synced_at = now()) but seen only once it commits, maybe after the mark is left.
-          sql`SELECT least(clock_timestamp(), (SELECT min(xact_start) FROM pg_stat_activity
-                 WHERE datname = current_database() AND usename = current_user AND pid <> pg_backend_pid()))::text AS now,
-                 (SELECT started_at::text FROM sync.runs WHERE id = ${runId}) AS run_start`.pipe(
-            Effect.flatMap(decodeClock), Effect.orDie),
-          (state, [clock]) => ({ left: textDetail(state, "changedFrom"), retired: textDetail(state, "retiredFrom"), now: clock!.now, runStart: clock!.run_start })
-        ),
-      /**
-       * A children stream's marks: the parents written before `changedFrom` have had their children read, those deleted
-       * before `retiredFrom` their orphans marked.
-       */
-      leaveMarks: (stream: string, marks: { readonly changedFrom?: string; readonly retiredFrom?: string }): Effect.Effect<void, SqlError> =>
-        mergeDetails(stream, marks),
-      /** Days whose figures changed since the store's report for them was last stored, in order (noted by the tables' triggers). */
-      reportDaysPending: sql`SELECT day::text AS day FROM sync.report_days WHERE store_id = ${storeId} ORDER BY day`.pipe(
-        Effect.flatMap(Schema.decodeUnknown(Schema.Array(Schema.Struct({ day: Schema.String })))),
-        Effect.orDie,
-        Effect.map((rows) => rows.map((r) => r.day))
-      ),
-      /** The store's report for [first, last] is stored: those days are current. */
-      reportDaysDone: (first: string, last: string): Effect.Effect<void, SqlError> =>
-        write((proved) => sql`DELETE FROM sync.report_days WHERE store_id = ${storeId} AND day BETWEEN ${first}::date AND ${last}::date AND ${proved}`.pipe(Effect.asVoid)),
-      /** Forgets every stream's state (the demo starts from nothing). */
-      reset: Effect.zipRight(wroteMany, write((proved) => sql`DELETE FROM sync.state WHERE store_id = ${storeId} AND ${proved}`.pipe(Effect.asVoid))),
-      /** Forgets one stream's state and its listings' (`orders.trash`): its next run reads it as a first sync would. */
-      forget: (stream: string): Effect.Effect<void, SqlError> =>
-        Effect.zipRight(wroteMany, write((proved) =>
-          sql`DELETE FROM sync.state WHERE store_id = ${storeId} AND (stream = ${stream} OR starts_with(stream, ${stream} || '.')) AND ${proved}`.pipe(Effect.asVoid)))
-    }
-  })
-}) {}
+export class SyncState extends Effect.Service<SyncState>()("shopsync/SyncState", { effect: makeSyncState }) {}
 
 /**
  * A stream walked in slices shows its lowest pending cursor and how many slices remain (a run stopped mid-way);

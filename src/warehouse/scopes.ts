@@ -15,75 +15,76 @@ const ScopeKey = Schema.Struct({ scope: Schema.String, key: Schema.String })
 export const Change = Schema.Struct({ scope: Schema.String, key: Schema.String, change: Schema.String })
 export type Change = typeof Change.Type
 
+/** The service as its layer makes it; a job makes a store's repositories with it in one go (jobs/layers.ts). */
+export const makeScopes = Effect.gen(function*() {
+  const { storeId } = yield* CurrentStore
+  const sql = yield* SqlClient.SqlClient
+  // One temp table per connection, emptied when the transaction ends.
+  const createStage = sql`
+    CREATE TEMP TABLE IF NOT EXISTS scope_batch (scope text NOT NULL, key text NOT NULL, doc jsonb NOT NULL, doc_hash text NOT NULL,
+                                                 PRIMARY KEY (scope, key)) ON COMMIT DELETE ROWS`
+  // A document listed twice (it moved between pages) keeps its last copy.
+  const stage = (docs: ReadonlyArray<ScopedDoc>) =>
+    sql`INSERT INTO scope_batch (scope, key, doc, doc_hash)
+        SELECT x.scope, x.key, x.doc, md5(x.doc::text) FROM jsonb_to_recordset(${JSON.stringify(docs)}::jsonb) AS x(scope text, key text, doc jsonb)
+        ON CONFLICT (scope, key) DO UPDATE SET doc = EXCLUDED.doc, doc_hash = EXCLUDED.doc_hash`
+
+  return {
+    /** The live keys of `scopes`. */
+    keys: (table: string, scopes: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<typeof ScopeKey.Type>, SqlError> =>
+      sql`SELECT scope, key FROM sync.scope_keys(${table}::regclass, ${storeId}, ${scopes}::text[])`.pipe(
+        Effect.flatMap(Schema.decodeUnknown(Schema.Array(ScopeKey))), Effect.orDie),
+    /**
+     * Replaces `scopes` with `docs` in one transaction: new and changed documents are written, unchanged ones
+     * left alone, and the ones a scope no longer lists marked deleted. Returns what changed.
+     */
+    merge: (table: string, scopes: ReadonlyArray<string>, docs: ReadonlyArray<ScopedDoc>): Effect.Effect<ReadonlyArray<Change>, SqlError> =>
+      fenced(sql)(Effect.gen(function*() {
+        yield* createStage
+        if (docs.length > 0) yield* stage(docs)
+        return yield* sql`SELECT scope, key, change FROM sync.merge_scopes(${table}::regclass, ${storeId}, ${scopes}::text[])`.pipe(
+          Effect.flatMap(Schema.decodeUnknown(Schema.Array(Change))), Effect.orDie)
+      })),
+    /** Writes `docs` (new and changed ones; nothing is marked deleted), in one transaction: a page of a long list. */
+    upsert: (table: string, docs: ReadonlyArray<ScopedDoc>): Effect.Effect<ReadonlyArray<Change>, SqlError> =>
+      docs.length === 0 ? Effect.succeed([]) : fenced(sql)(Effect.gen(function*() {
+        yield* createStage
+        yield* stage(docs)
+        return yield* sql`SELECT scope, key, change FROM sync.upsert_scope_docs(${table}::regclass, ${storeId})`.pipe(
+          Effect.flatMap(Schema.decodeUnknown(Schema.Array(Change))), Effect.orDie)
+      })),
+    /** Marks deleted the live rows of `scope` whose key is not among `listed` (a long list read whole); returns their keys. */
+    retireUnlisted: (table: string, scope: string, listed: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<string>, SqlError> =>
+      fencedStatement(sql)((proved) =>
+        sql<{ key: string }>`SELECT key FROM sync.retire_unlisted(${table}::regclass, ${storeId}, ${scope}, ${listed}::text[]) WHERE ${proved}`.pipe(
+          Effect.map((rows) => rows.map((r) => r.key)))),
+    /**
+     * Marks deleted the rows whose parent is not a live row of `parents` (a sales table), or with `since` (a
+     * timestamptz), only those whose parent was marked deleted since; returns how many.
+     */
+    retireOrphansOf: (table: string, parents: string, since: string | null): Effect.Effect<number, SqlError> =>
+      fencedStatement(sql)((proved) =>
+        (since === null
+          ? sql<{ retired: number }>`SELECT sync.retire_orphans_of(${table}::regclass, ${storeId}, ${parents}::regclass) AS retired WHERE ${proved}`
+          : sql<{ retired: number }>`SELECT sync.retire_orphans_since(${table}::regclass, ${storeId}, ${parents}::regclass, ${since}::timestamptz) AS retired
+                                     WHERE ${proved}`).pipe(
+          Effect.map(([row]) => Number(row?.retired ?? 0)))),
+    /** Marks deleted the rows whose parent is not a live top-level key of `parents` (a resource table); returns how many. */
+    retireOrphanScopes: (table: string, parents: string): Effect.Effect<number, SqlError> =>
+      fencedStatement(sql)((proved) =>
+        sql<{ retired: number }>`SELECT sync.retire_orphan_scopes(${table}::regclass, ${storeId}, ${parents}::regclass) AS retired WHERE ${proved}`.pipe(
+          Effect.map(([row]) => Number(row?.retired ?? 0)))),
+    /** Marks deleted the rows whose parent is not among `liveParents`; returns how many. */
+    retireOrphans: (table: string, liveParents: ReadonlyArray<string>): Effect.Effect<number, SqlError> =>
+      fencedStatement(sql)((proved) =>
+        sql<{ retired: number }>`SELECT sync.retire_orphans(${table}::regclass, ${storeId}, ${liveParents}::text[]) AS retired WHERE ${proved}`.pipe(
+          Effect.map(([row]) => Number(row?.retired ?? 0))))
+  }
+})
+
 /**
  * One store's resource tables (`store.tax_rates`, `store.order_notes`, …: one shape, see migration 004), kept
  * by full refreshes of scopes through `sync.merge_scopes`. `table` is schema-qualified and passed to PostgreSQL
  * as a regclass value, never spliced into SQL.
  */
-export class Scopes extends Effect.Service<Scopes>()("shopsync/Scopes", {
-  effect: Effect.gen(function*() {
-    const { storeId } = yield* CurrentStore
-    const sql = yield* SqlClient.SqlClient
-    // One temp table per connection, emptied when the transaction ends.
-    const createStage = sql`
-      CREATE TEMP TABLE IF NOT EXISTS scope_batch (scope text NOT NULL, key text NOT NULL, doc jsonb NOT NULL, doc_hash text NOT NULL,
-                                                   PRIMARY KEY (scope, key)) ON COMMIT DELETE ROWS`
-    // A document listed twice (it moved between pages) keeps its last copy.
-    const stage = (docs: ReadonlyArray<ScopedDoc>) =>
-      sql`INSERT INTO scope_batch (scope, key, doc, doc_hash)
-          SELECT x.scope, x.key, x.doc, md5(x.doc::text) FROM jsonb_to_recordset(${JSON.stringify(docs)}::jsonb) AS x(scope text, key text, doc jsonb)
-          ON CONFLICT (scope, key) DO UPDATE SET doc = EXCLUDED.doc, doc_hash = EXCLUDED.doc_hash`
-
-    return {
-      /** The live keys of `scopes`. */
-      keys: (table: string, scopes: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<typeof ScopeKey.Type>, SqlError> =>
-        sql`SELECT scope, key FROM sync.scope_keys(${table}::regclass, ${storeId}, ${scopes}::text[])`.pipe(
-          Effect.flatMap(Schema.decodeUnknown(Schema.Array(ScopeKey))), Effect.orDie),
-      /**
-       * Replaces `scopes` with `docs` in one transaction: new and changed documents are written, unchanged ones
-       * left alone, and the ones a scope no longer lists marked deleted. Returns what changed.
-       */
-      merge: (table: string, scopes: ReadonlyArray<string>, docs: ReadonlyArray<ScopedDoc>): Effect.Effect<ReadonlyArray<Change>, SqlError> =>
-        fenced(sql)(Effect.gen(function*() {
-          yield* createStage
-          if (docs.length > 0) yield* stage(docs)
-          return yield* sql`SELECT scope, key, change FROM sync.merge_scopes(${table}::regclass, ${storeId}, ${scopes}::text[])`.pipe(
-            Effect.flatMap(Schema.decodeUnknown(Schema.Array(Change))), Effect.orDie)
-        })),
-      /** Writes `docs` (new and changed ones; nothing is marked deleted), in one transaction: a page of a long list. */
-      upsert: (table: string, docs: ReadonlyArray<ScopedDoc>): Effect.Effect<ReadonlyArray<Change>, SqlError> =>
-        docs.length === 0 ? Effect.succeed([]) : fenced(sql)(Effect.gen(function*() {
-          yield* createStage
-          yield* stage(docs)
-          return yield* sql`SELECT scope, key, change FROM sync.upsert_scope_docs(${table}::regclass, ${storeId})`.pipe(
-            Effect.flatMap(Schema.decodeUnknown(Schema.Array(Change))), Effect.orDie)
-        })),
-      /** Marks deleted the live rows of `scope` whose key is not among `listed` (a long list read whole); returns their keys. */
-      retireUnlisted: (table: string, scope: string, listed: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<string>, SqlError> =>
-        fencedStatement(sql)((proved) =>
-          sql<{ key: string }>`SELECT key FROM sync.retire_unlisted(${table}::regclass, ${storeId}, ${scope}, ${listed}::text[]) WHERE ${proved}`.pipe(
-            Effect.map((rows) => rows.map((r) => r.key)))),
-      /**
-       * Marks deleted the rows whose parent is not a live row of `parents` (a sales table), or with `since` (a
-       * timestamptz), only those whose parent was marked deleted since; returns how many.
-       */
-      retireOrphansOf: (table: string, parents: string, since: string | null): Effect.Effect<number, SqlError> =>
-        fencedStatement(sql)((proved) =>
-          (since === null
-            ? sql<{ retired: number }>`SELECT sync.retire_orphans_of(${table}::regclass, ${storeId}, ${parents}::regclass) AS retired WHERE ${proved}`
-            : sql<{ retired: number }>`SELECT sync.retire_orphans_since(${table}::regclass, ${storeId}, ${parents}::regclass, ${since}::timestamptz) AS retired
-                                       WHERE ${proved}`).pipe(
-            Effect.map(([row]) => Number(row?.retired ?? 0)))),
-      /** Marks deleted the rows whose parent is not a live top-level key of `parents` (a resource table); returns how many. */
-      retireOrphanScopes: (table: string, parents: string): Effect.Effect<number, SqlError> =>
-        fencedStatement(sql)((proved) =>
-          sql<{ retired: number }>`SELECT sync.retire_orphan_scopes(${table}::regclass, ${storeId}, ${parents}::regclass) AS retired WHERE ${proved}`.pipe(
-            Effect.map(([row]) => Number(row?.retired ?? 0)))),
-      /** Marks deleted the rows whose parent is not among `liveParents`; returns how many. */
-      retireOrphans: (table: string, liveParents: ReadonlyArray<string>): Effect.Effect<number, SqlError> =>
-        fencedStatement(sql)((proved) =>
-          sql<{ retired: number }>`SELECT sync.retire_orphans(${table}::regclass, ${storeId}, ${liveParents}::text[]) AS retired WHERE ${proved}`.pipe(
-            Effect.map(([row]) => Number(row?.retired ?? 0))))
-    }
-  })
-}) {}
+export class Scopes extends Effect.Service<Scopes>()("shopsync/Scopes", { effect: makeScopes }) {}
