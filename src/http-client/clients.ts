@@ -1,5 +1,6 @@
 import type * as HttpBody from "@effect/platform/HttpBody"
 import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Headers from "@effect/platform/Headers"
 import * as UrlParams from "@effect/platform/UrlParams"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import type * as Undici from "@effect/platform-node/Undici"
@@ -45,16 +46,6 @@ const bodyOf = (body: HttpBody.HttpBody): Uint8Array | null => {
   }
 }
 
-/** Lower-cased names (undici's already are), a repeated header joined as one (as @effect/platform's Headers do). */
-const headersOf = (headers: Record<string, string | string[] | undefined>): Record<string, string> => {
-  const out: Record<string, string> = {}
-  for (const name in headers) {
-    const value = headers[name]
-    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(", ") : value
-  }
-  return out
-}
-
 /**
  * One exchange straight on undici's dispatcher, the body read within the deadline: undici ties the answer's body to
  * the request's signal. @effect/platform's client did the same with about a hundred Effect operations more a request
@@ -79,7 +70,7 @@ const exchangeOn = (dispatcher: Undici.Dispatcher, timeoutMs: number): Exchange 
       bodyTimeout: 0
     }).then((response) => {
       otherwise = "Decode error reading the answer"
-      return response.body.text().then((text) => resume(Effect.succeed({ status: response.statusCode, headers: headersOf(response.headers), text })))
+      return response.body.text().then((text) => resume(Effect.succeed({ status: response.statusCode, headers: Headers.fromInput(response.headers), text })))
     }).catch((cause: unknown) => resume(Effect.fail(new TransportFailed({ reason: transportReason(cause, timeoutMs, otherwise) }))))
     return Effect.sync(() => interrupted.abort())
   })
