@@ -50,13 +50,13 @@ const bodyOf = (body: HttpBody.HttpBody): Uint8Array | null => {
  * One exchange straight on undici's dispatcher, the body read within the deadline: undici ties the answer's body to
  * the request's signal. @effect/platform's client did the same with about a hundred Effect operations more a request
  * (its response wrapper, a cached body effect, a finalization registry entry): a fifth of a store request's CPU,
- * paid by every page of a backfill and every listing of an incremental sync. Interruption aborts the exchange.
+ * paid by every page of a backfill and every listing of an incremental sync. Interruption aborts the exchange
+ * (Effect.async's signal).
  */
 const exchangeOn = (dispatcher: Undici.Dispatcher, timeoutMs: number): Exchange => (request) =>
-  Effect.async<Exchanged, TransportFailed>((resume) => {
+  Effect.async<Exchanged, TransportFailed>((resume, interrupted) => {
     const url = UrlParams.makeUrl(request.url, request.urlParams, request.hash)
     if (Either.isLeft(url)) return resume(Effect.fail(new TransportFailed({ reason: "InvalidUrl error" })))
-    const interrupted = new AbortController()
     let otherwise = "Transport error"
     dispatcher.request({
       method: request.method,
@@ -64,7 +64,7 @@ const exchangeOn = (dispatcher: Undici.Dispatcher, timeoutMs: number): Exchange 
       origin: url.right.origin,
       path: url.right.pathname + url.right.search + url.right.hash,
       body: bodyOf(request.body),
-      signal: deadline(interrupted.signal, timeoutMs),
+      signal: deadline(interrupted, timeoutMs),
       // The deadline covers the whole exchange: undici's own timeouts stay out of its way.
       headersTimeout: 60 * 60 * 1000,
       bodyTimeout: 0
@@ -72,7 +72,6 @@ const exchangeOn = (dispatcher: Undici.Dispatcher, timeoutMs: number): Exchange 
       otherwise = "Decode error reading the answer"
       return response.body.text().then((text) => resume(Effect.succeed({ status: response.statusCode, headers: Headers.fromInput(response.headers), text })))
     }).catch((cause: unknown) => resume(Effect.fail(new TransportFailed({ reason: transportReason(cause, timeoutMs, otherwise) }))))
-    return Effect.sync(() => interrupted.abort())
   })
 
 /** One undici agent (its connections kept alive between requests), closed with the layer's scope. */
