@@ -8,10 +8,10 @@ import { StoreEntityLive } from "./store-entity.js"
 
 /**
  * A worker's two connection pools on the warehouse. The cluster's own (shard locks on one reserved session, messages,
- * heartbeats) is apart from the stores' work: a sync holds two sessions for its run locks and more for its pages, and
+ * heartbeats) is apart from the stores' work: a sync holds a session for its run locks and more for its pages, and
  * with one shared pool three syncs starved the heartbeat until the runner lost its shards (seen in the tests). The
- * work pool gives each of `concurrency` jobs its two lock sessions and one to load with, each of `concurrency`
- * webhook applications its transaction's session, plus one (the HTTP routes' reads).
+ * work pool gives each of `concurrency` jobs its lock session and two to load with, each of `concurrency` webhook
+ * applications its transaction's session, plus one (the HTTP routes' reads).
  */
 export const workerPools = (url: Redacted.Redacted<string>, concurrency: number) => ({
   clusterSql: pgLayer(url, 4),

@@ -74,10 +74,12 @@ export const underRunLock = <A, E>(
     const retrySeconds = yield* warehouseRetryConfig
     const runs = yield* Runs
     const locks = yield* acquireRunLocks(store.storeId, {
+      command: run.command,
+      streams: run.streams,
       wait: run.wait,
       waitSeconds: run.waitSeconds,
       retrySeconds,
-      begin: (alone) => runs.begin(run.command, run.streams, store.requestCount, alone)
+      record: (begun) => runs.track(begun, run.command, store.requestCount)
     })
     if (Option.isNone(locks)) return undefined
     return yield* locks.value.untilLost(body(locks.value))

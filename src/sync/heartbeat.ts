@@ -1,7 +1,7 @@
-import { Clock, Duration, Effect, Option, type Ref } from "effect"
-import type { AdvisoryLock } from "../warehouse/advisory-lock.js"
+import { Clock, Duration, Effect, Option } from "effect"
 import type { Leases } from "../warehouse/lease.js"
 import { atMost } from "../warehouse/reconnect.js"
+import type { RunSession } from "../warehouse/run-session.js"
 import { errorText } from "./errors.js"
 
 /** Every this often a run renews its leases and makes sure its advisory locks' sessions still answer. */
@@ -10,8 +10,8 @@ export const HEARTBEAT = Duration.seconds(2)
 interface Beat {
   readonly leases: Leases
   readonly run: number
-  /** The advisory locks the run holds, by lock name (the sales one leaves when released). */
-  readonly watched: Ref.Ref<Map<string, AdvisoryLock>>
+  /** The session holding the run's advisory locks (the sales one leaves when released). */
+  readonly session: RunSession
   readonly retrySeconds: number
   /** Stops the run, saying why. */
   readonly lost: (reason: string) => Effect.Effect<unknown>
@@ -25,31 +25,31 @@ interface Beat {
  */
 export const heartbeat = (beat: Beat) =>
   Effect.gen(function*() {
-    const since = new Map<string, { at: number; why: string }>()
+    let down: number | undefined
     for (;;) {
       yield* Effect.sleep(HEARTBEAT)
-      const watched = yield* beat.watched.get
+      const locks = yield* beat.session.locks
       const held = yield* beat.leases.beat(beat.run).pipe(Effect.option, atMost(HEARTBEAT), Effect.map(Option.flatten))
-      for (const [lock, advisory] of watched) {
+      for (const lock of locks) {
         if (held._tag === "Some" && !held.value.has(lock)) {
           const holder = yield* beat.leases.holder(lock).pipe(Effect.orElseSucceed(() => null))
           return yield* beat.lost(holder === null ? `its lease of the ${lock} lock was taken from it` : `run ${holder} took over its lease of the ${lock} lock`)
         }
-        if (yield* advisory.alive) continue
-        const now = yield* Clock.currentTimeMillis
-        const down = since.get(lock)
-        if (down === undefined) yield* Effect.logWarning(`the database session holding the ${lock} lock was lost; taking the lock again`)
-        const retaken = yield* advisory.retake.pipe(Effect.either)
-        if (retaken._tag === "Right" && retaken.right) {
-          yield* Effect.logInfo(`the ${lock} lock is held again, on a new session, after ${((now - (down?.at ?? now)) / 1000).toFixed(1)} s`)
-          since.delete(lock)
-          continue
-        }
-        const why = retaken._tag === "Left" ? errorText(retaken.left) : "another session holds it"
-        if (down !== undefined && now - down.at > beat.retrySeconds * 1000) {
-          return yield* beat.lost(`the database session holding its ${lock} lock was lost and the lock could not be taken again within ${beat.retrySeconds} s (${why})`)
-        }
-        since.set(lock, { at: down?.at ?? now, why })
       }
+      if (yield* beat.session.alive) continue
+      const now = yield* Clock.currentTimeMillis
+      const named = locks.join(" and ")
+      if (down === undefined) yield* Effect.logWarning(`the database session holding the ${named} lock was lost; taking the lock again`)
+      const retaken = yield* beat.session.retake.pipe(Effect.either)
+      if (retaken._tag === "Right" && retaken.right) {
+        yield* Effect.logInfo(`the ${named} lock is held again, on a new session, after ${((now - (down ?? now)) / 1000).toFixed(1)} s`)
+        down = undefined
+        continue
+      }
+      const why = retaken._tag === "Left" ? errorText(retaken.left) : "another session holds it"
+      if (down !== undefined && now - down > beat.retrySeconds * 1000) {
+        return yield* beat.lost(`the database session holding its ${named} lock was lost and the lock could not be taken again within ${beat.retrySeconds} s (${why})`)
+      }
+      down ??= now
     }
   })

@@ -1,16 +1,14 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Clock, Deferred, Duration, Effect, ExecutionStrategy, Exit, Option, Ref, Scope } from "effect"
-import { type AdvisoryLock, holdAdvisoryLock } from "../warehouse/advisory-lock.js"
+import { Clock, Deferred, Duration, Effect, ExecutionStrategy, Exit, Option, Scope } from "effect"
 import { type Guard, type Leases, makeLeases, RunLockLost, type StillHolder, isFree } from "../warehouse/lease.js"
-import { atMost, retryConnection, retryStartup } from "../warehouse/reconnect.js"
+import { retryConnection, retryStartup } from "../warehouse/reconnect.js"
+import { beginRun, RESOURCES, type RunSession, SALES } from "../warehouse/run-session.js"
 import type { Run } from "./runs.js"
 import { heartbeat } from "./heartbeat.js"
 
 export { RunLockLost } from "../warehouse/lease.js"
 
-const SALES = "sync"
-const RESOURCES = "resources"
 /** How long a lease whose advisory lock is free is watched for a heartbeat before its run is taken for dead. */
 const WATCH = Duration.seconds(5)
 
@@ -27,64 +25,52 @@ export interface RunLocks {
 }
 
 export interface LockOptions {
+  /** The run's command and streams, recorded in its row. */
+  readonly command: string
+  readonly streams: ReadonlyArray<string>
   readonly wait: boolean
   /** With wait: give up after this many seconds (undefined: as long as it takes). */
   readonly waitSeconds?: number | undefined
   /** How long a lost lock session is taken again, and a lost warehouse connection retried, before the run stops. */
   readonly retrySeconds: number
-  /** Records the run (its row in sync.runs) once its leases are claimed, before they name it: `alone` when it holds both. */
-  readonly begin: (alone: boolean) => Effect.Effect<Run, SqlError, Scope.Scope>
+  /**
+   * Keeps the run its start recorded (sync.runs) for the caller's scope, whose end records its outcome: `alone`
+   * when it holds both locks, `dirtyDays` when days awaited their sums as it began.
+   */
+  readonly record: (begun: { readonly id: number; readonly dirtyDays: boolean; readonly alone: boolean }) => Effect.Effect<Run, never, Scope.Scope>
 }
 
-/** One lock's advisory lock held in a scope of its own, and the lease released with it (by the run that took it). */
-const holdLock = (storeId: string, lock: string, leases: Leases, token: Ref.Ref<number | null>, parent: Scope.Scope) =>
-  Effect.gen(function*() {
-    const scope = yield* Scope.fork(parent, ExecutionStrategy.sequential)
-    const advisory = yield* Scope.extend(holdAdvisoryLock(`shopsync:${lock}`, storeId), scope)
-    if (Option.isNone(advisory)) yield* Scope.close(scope, Exit.void)
-    else {
-      const release = Effect.flatMap(Ref.get(token), (run) => (run === null ? Effect.void : leases.release(lock, run)))
-      yield* Scope.addFinalizer(scope, release.pipe(Effect.ignore, atMost(Duration.seconds(5))))
-    }
-    return Option.map(advisory, (held) => ({ lock, advisory: held, close: Scope.close(scope, Exit.void) }))
-  })
-type Held = Effect.Effect.Success<ReturnType<typeof holdLock>> extends Option.Option<infer H> ? H : never
-
 type Attempt =
-  | { readonly _tag: "Got"; readonly run: Run; readonly sales: Held; readonly resources: Option.Option<Held>; readonly token: number }
+  | { readonly _tag: "Got"; readonly run: Run; readonly session: RunSession; readonly both: boolean }
   | { readonly _tag: "Busy" }
   /** The advisory lock was free but the lease names a run that may be alive: its heartbeat decides. */
   | { readonly _tag: "Watch"; readonly holder: StillHolder }
 
 /**
- * One try: the advisory locks, then the leases. A free lease is claimed (the holder it had, fenced out, is recorded
- * as ended: sync.claim_leases judges it as isFree does), then the run is recorded, then the lease names it: no row of
- * a run that did not get the lock, and none that overlaps its predecessor's. A sales lease whose holder may still be
- * alive is left alone (the holder lost its session and is taking its lock again, or its process just died): read
- * only then, to watch its heartbeat.
+ * One try, one statement (sync.begin_run): the advisory locks, then the leases. A free lease is claimed (the holder
+ * it had, fenced out, is recorded as ended: sync.claim_leases judges it as isFree does), the run recorded and named
+ * in it, in one transaction: no row of a run that did not get the lock, and none that overlaps its predecessor's.
+ * A sales lease whose holder may still be alive is left alone (the holder lost its session and is taking its lock
+ * again, or its process just died): returned as found, to watch its heartbeat.
  */
-const attempt = (storeId: string, leases: Leases, options: LockOptions, still: Option.Option<StillHolder>) =>
+const attempt = (storeId: string, options: LockOptions, still: Option.Option<StillHolder>) =>
   Effect.gen(function*() {
-    const parent = yield* Scope.Scope
-    const token = yield* Ref.make<number | null>(null)
-    const sales = yield* holdLock(storeId, SALES, leases, token, parent)
-    if (Option.isNone(sales)) return { _tag: "Busy" } as Attempt
-    const resources = yield* holdLock(storeId, RESOURCES, leases, token, parent)
-    const claimed = yield* leases.claim([SALES, ...Option.toArray(resources).map(() => RESOURCES)], still)
-    const both = claimed.includes(RESOURCES)
-    if (!both) yield* Effect.forEach(Option.toArray(resources), (r) => r.close, { discard: true })
-    if (!claimed.includes(SALES)) {
-      const seen = yield* leases.read(SALES)
-      yield* sales.value.close
-      return (!isFree(seen, still) && seen.holder !== null && seen.beat !== null && Option.isNone(still)
-        ? { _tag: "Watch", holder: { run: seen.holder, beat: seen.beat } }
-        : { _tag: "Busy" }) as Attempt
+    const begun = yield* beginRun(storeId, options, still)
+    switch (begun._tag) {
+      case "Busy":
+        return begun
+      case "Leased": {
+        const seen = begun.lease
+        return (!isFree(seen, still) && seen.holder !== null && seen.beat !== null && Option.isNone(still)
+          ? { _tag: "Watch", holder: { run: seen.holder, beat: seen.beat } }
+          : { _tag: "Busy" }) as Attempt
+      }
+      case "Started": {
+        const both = begun.locks.includes(RESOURCES)
+        const run = yield* options.record({ id: begun.run, dirtyDays: begun.dirtyDays, alone: both })
+        return { _tag: "Got", run, session: begun.session, both } as Attempt
+      }
     }
-    const run = yield* options.begin(both)
-    yield* Ref.set(token, run.id)
-    const held = yield* leases.take(claimed, run.id)
-    if (held.size < claimed.length) return yield* new RunLockLost({ storeId, runId: run.id, reason: "another run took the lease while this one was starting" })
-    return { _tag: "Got", run, sales: sales.value, resources: both ? resources : Option.none(), token: run.id } as Attempt
   })
 
 /**
@@ -93,10 +79,10 @@ const attempt = (storeId: string, leases: Leases, options: LockOptions, still: O
  * PostgreSQL has released the advisory locks of a session that died. The scope stays open, for the caller's, only
  * when the try got the locks.
  */
-const attemptAfresh = (storeId: string, leases: Leases, options: LockOptions, still: Option.Option<StillHolder>) =>
+const attemptAfresh = (storeId: string, options: LockOptions, still: Option.Option<StillHolder>) =>
   Effect.flatMap(Scope.Scope, (parent) =>
     Effect.flatMap(Scope.fork(parent, ExecutionStrategy.sequential), (scope) =>
-      attempt(storeId, leases, options, still).pipe(
+      attempt(storeId, options, still).pipe(
         Scope.extend(scope),
         Effect.onExit((exit) => (Exit.isSuccess(exit) && exit.value._tag === "Got" ? Effect.void : Scope.close(scope, exit)))
       ))).pipe(retryStartup(options.retrySeconds))
@@ -114,7 +100,7 @@ export const acquireRunLocks = (storeId: string, options: LockOptions) =>
     let still = Option.none<StillHolder>()
     let said = false
     for (;;) {
-      const tried = yield* attemptAfresh(storeId, leases, options, still)
+      const tried = yield* attemptAfresh(storeId, options, still)
       if (tried._tag === "Got") return Option.some(yield* holding(storeId, leases, tried, options.retrySeconds))
       if (tried._tag === "Watch") {
         yield* Effect.logInfo(`the lock of store ${storeId} is free but run ${tried.holder.run} holds its lease: watching its heartbeat`)
@@ -138,13 +124,12 @@ export const acquireRunLocks = (storeId: string, options: LockOptions) =>
 const holding = (storeId: string, leases: Leases, got: Extract<Attempt, { _tag: "Got" }>, retrySeconds: number) =>
   Effect.gen(function*() {
     const lost = yield* Deferred.make<RunLockLost>()
-    const signal = (reason: string) => Deferred.succeed(lost, new RunLockLost({ storeId, runId: got.token, reason }))
-    const watched = yield* Ref.make(new Map<string, AdvisoryLock>([[SALES, got.sales.advisory], ...Option.toArray(got.resources).map((r) => [RESOURCES, r.advisory] as const)]))
-    yield* Effect.forkScoped(heartbeat({ leases, run: got.token, watched, retrySeconds, lost: signal }))
+    const signal = (reason: string) => Deferred.succeed(lost, new RunLockLost({ storeId, runId: got.run.id, reason }))
+    yield* Effect.forkScoped(heartbeat({ leases, run: got.run.id, session: got.session, retrySeconds, lost: signal }))
     const guard = (lock: string): Guard => ({
       storeId,
       lock,
-      token: got.token,
+      token: got.run.id,
       retry: retryConnection(retrySeconds),
       lost: (reason) => Effect.zipRight(signal(reason), Effect.interrupt)
     })
@@ -159,8 +144,8 @@ const holding = (storeId: string, leases: Leases, got: Extract<Attempt, { _tag: 
     return {
       run: got.run,
       sales: guard(SALES),
-      resources: Option.map(got.resources, () => guard(RESOURCES)),
-      releaseSales: Effect.zipRight(Ref.update(watched, (m) => (m.delete(SALES), m)), got.sales.close),
+      resources: got.both ? Option.some(guard(RESOURCES)) : Option.none(),
+      releaseSales: got.session.release(SALES),
       untilLost
     } satisfies RunLocks
   })

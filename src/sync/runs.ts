@@ -95,19 +95,6 @@ const logEnd = (id: number, command: string, end: Ended, figures: { rows: number
 export const makeRuns = Effect.gen(function*() {
   const { storeId } = yield* CurrentStore
   const sql = yield* SqlClient.SqlClient
-  const start = (command: string, streams: ReadonlyArray<string>, alone: boolean) =>
-    Effect.gen(function*() {
-      // One statement: the runs left running are ended (when alone) in the snapshot the new one is not part of; and
-      // whether days await their sums, so that a run with none spends no statement storing them before it starts.
-      const [row] = yield* sql<{ id: string; dirty: boolean }>`
-        WITH ended AS (
-          UPDATE sync.runs SET status = 'failed', outcome = 'interrupted', finished_at = coalesce(finished_at, now()),
-                 error = 'interrupted: the process ended before the run finished; the next run resumed from the last checkpoint'
-          WHERE store_id = ${storeId} AND status = 'running' AND ${alone}::boolean)
-        INSERT INTO sync.runs (store_id, command, streams) VALUES (${storeId}, ${command}, ${streams}::text[])
-        RETURNING id, EXISTS (SELECT 1 FROM analytics.daily_dirty WHERE store_id = ${storeId}) AS dirty`
-      return { id: Number(row!.id), dirty: row!.dirty === true, command, started: yield* Clock.currentTimeMillis, rows: yield* Ref.make(0) }
-    })
   const finish = (
     run: { id: number; command: string; started: number; rows: Ref.Ref<number> },
     exit: Exit.Exit<unknown, unknown>,
@@ -127,20 +114,15 @@ export const makeRuns = Effect.gen(function*() {
     })
   return {
     /**
-     * Records a run for the scope's lifetime: its end (succeeded, partial_failure, failed with the error, or
-     * interrupted by a signal) is written, and logged as the run's summary line, from the scope's exit, whatever
-     * ends it. When the caller is alone, runs left 'running' by a process that died are marked interrupted first.
+     * Keeps a run its start recorded (sync.begin_run, lock.ts) for the scope's lifetime: its end (succeeded,
+     * partial_failure, failed with the error, or interrupted by a signal) is written, and logged as the run's summary
+     * line, from the scope's exit, whatever ends it.
      */
-    begin: (
-      command: string,
-      streams: ReadonlyArray<string>,
-      requests: Effect.Effect<number>,
-      /** No other run of the store is alive (the caller holds both its locks): runs left 'running' died. */
-      alone: boolean
-    ): Effect.Effect<Run, SqlError, Scope.Scope> =>
-      Effect.acquireRelease(start(command, streams, alone), (run, exit) => finish(run, exit, requests)).pipe(
-        Effect.map((run): Run => ({ id: run.id, dirtyDays: run.dirty, addRows: (n) => Ref.update(run.rows, (r) => r + n) }))
-      ),
+    track: (begun: { readonly id: number; readonly dirtyDays: boolean }, command: string, requests: Effect.Effect<number>): Effect.Effect<Run, never, Scope.Scope> =>
+      Effect.acquireRelease(
+        Effect.map(Clock.currentTimeMillis, (started) => ({ id: begun.id, command, started, rows: Ref.unsafeMake(0) })),
+        (run, exit) => finish(run, exit, requests)
+      ).pipe(Effect.map((run): Run => ({ id: run.id, dirtyDays: begun.dirtyDays, addRows: (n) => Ref.update(run.rows, (r) => r + n) }))),
     /**
      * Records and logs a run that did nothing because another one held the store's lock (`failure` says so; the
      * line covers it). Its row is 'skipped', finished as it starts: it never counts as a run left running.

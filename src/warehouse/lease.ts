@@ -182,29 +182,15 @@ export const makeLeases = (sql: SqlClient.SqlClient, storeId: string) => {
       Effect.flatMap(views), Effect.orDie, Effect.map((rows) => rows[0] ?? { lock, holder: null, beat: null, age: null, running: false }))
   return {
     read: (lock: string) => select(lock),
-    /**
-     * Claims, in one statement (sync.claim_leases), the leases of `locks` that are free (isFree, with `still`): each
-     * is emptied (its holder, if any, is fenced out from now on, and recorded as ended). The first is required: none
-     * is claimed without it. Returns the locks claimed.
-     */
-    claim: (locks: ReadonlyArray<string>, still: Option.Option<StillHolder>) =>
-      sql<{ claimed: ReadonlyArray<string> }>`SELECT sync.claim_leases(${storeId}, ${locks}::text[], ${Option.getOrNull(Option.map(still, (h) => h.run))}::bigint,
-                                               ${Option.getOrNull(Option.map(still, (h) => h.beat.toString()))}::bigint, ${LEASE_TTL_SECONDS}) AS claimed`.pipe(
-        Effect.map((rows) => rows[0]?.claimed ?? [])),
-    /** Names `run` in the claimed leases still empty; returns those it now holds. */
-    take: (locks: ReadonlyArray<string>, run: number) =>
-      sql<{ lock: string }>`WITH beat AS (UPDATE sync.runs SET heartbeat_at = now() WHERE id = ${run})
-                            UPDATE sync.run_leases SET holder = ${run}
-                            WHERE store_id = ${storeId} AND lock = ANY(${locks}::text[]) AND holder IS NULL RETURNING lock`.pipe(
-        Effect.map((rows) => new Set(rows.map((r) => r.lock)))),
     /** Renews the heartbeat of `run` (on its row: the leases stay free of row locks but its writes'); returns the locks it still holds. */
     beat: (run: number) =>
       sql<{ lock: string }>`WITH beat AS (UPDATE sync.runs SET heartbeat_at = now() WHERE id = ${run})
                             SELECT lock FROM sync.run_leases WHERE store_id = ${storeId} AND holder = ${run}`.pipe(
         Effect.map((rows) => new Set(rows.map((r) => r.lock)))),
     holder: (lock: string) => Effect.map(select(lock), (view) => view.holder),
-    release: (lock: string, run: number) =>
-      sql`UPDATE sync.run_leases SET holder = NULL WHERE store_id = ${storeId} AND lock = ${lock} AND holder = ${run}`.pipe(
+    /** Empties the leases of `locks` that name `run` (the run's session gives them back itself: this is for when it is gone). */
+    release: (run: number, locks: ReadonlyArray<string>) =>
+      sql`UPDATE sync.run_leases SET holder = NULL WHERE store_id = ${storeId} AND lock = ANY(${locks}::text[]) AND holder = ${run}`.pipe(
         Effect.asVoid)
   }
 }

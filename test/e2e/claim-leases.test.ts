@@ -70,7 +70,11 @@ describe("sync.claim_leases against isFree", () => {
           : Option.none()
         const free = views.map((v) => isFree(v, watched))
         const expected = !free[0] ? [] : free[1] ? ["sync", "resources"] : ["sync"]
-        const claimed = yield* leases.claim(["sync", "resources"], watched)
+        const sql = yield* SqlClient.SqlClient
+        const [row] = yield* sql<{ claimed: ReadonlyArray<string> }>`
+          SELECT sync.claim_leases(${store}, '{sync,resources}'::text[], ${Option.getOrNull(Option.map(watched, (h) => h.run))}::bigint,
+                                   ${Option.getOrNull(Option.map(watched, (h) => h.beat.toString()))}::bigint, ${LEASE_TTL_SECONDS}) AS claimed`
+        const claimed = row!.claimed
         return { expected, claimed, watched }
       })
       const { expected, claimed } = await runtime.runPromise(check)

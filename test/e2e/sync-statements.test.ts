@@ -66,14 +66,16 @@ describe("the statements of an incremental sync", () => {
     expect(states.filter((s) => !s.done)).toEqual([])
   })
 
-  it("takes its leases in three statements (claim, record the run, name it), none in a transaction of its own", () => {
-    const claim = statements.findIndex((s) => s.includes("sync.claim_leases("))
-    expect(claim).toBeGreaterThanOrEqual(0)
-    expect(count(/sync\.claim_leases\(/)).toBe(1)
-    expect(statements[claim + 1]).toMatch(/^ ?WITH ended AS \( UPDATE sync\.runs .* INSERT INTO sync\.runs/)
-    expect(statements[claim + 2]).toMatch(/^WITH beat AS \( ?UPDATE sync\.runs SET heartbeat_at = now\(\) .*\) UPDATE sync\.run_leases SET holder/)
+  it("starts with one statement (its locks, their leases, its row) and ends with two (its outcome; its leases and locks given back), on the session that holds its locks", () => {
+    const begin = statements.findIndex((s) => /FROM sync\.begin_run\(/.test(s))
+    expect(begin).toBe(0)
+    expect(count(/sync\.begin_run\(|sync\.claim_leases\(|pg_try_advisory_lock|INSERT INTO sync\.runs|UPDATE sync\.run_leases SET holder = \$/)).toBe(1)
+    // The sales lock, once its phase is stored: its lease and advisory lock in one statement.
+    expect(count(/^ ?WITH released AS \(UPDATE sync\.run_leases SET holder = NULL .* lock = \$\d AND holder = \$\d RETURNING 1\) SELECT pg_advisory_unlock\(/)).toBe(1)
+    expect(statements.at(-2)).toMatch(/^UPDATE sync\.runs SET finished_at = now\(\)/)
+    expect(statements.at(-1)).toMatch(/^ ?WITH released AS \(UPDATE sync\.run_leases SET holder = NULL WHERE store_id = \$1 AND holder = \$2 RETURNING 1\) SELECT pg_advisory_unlock_all\(\)/)
+    expect(count(/pg_advisory_unlock|pg_advisory_lock|UPDATE sync\.run_leases/)).toBe(2)
     expect(count(/FOR UPDATE OF l/)).toBe(0)
-    expect(statements.slice(0, claim + 3)).not.toContain("BEGIN")
   })
 
   it("stores the daily sums with one statement proving the lease after the streams, and before them only when days await theirs", () => {
