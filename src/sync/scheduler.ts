@@ -39,9 +39,14 @@ export const makeScheduler = (ctx: RunContext, request: SyncRequest, addRows: (n
     const state = yield* SyncState
     const progress = yield* Progress
     const slots = yield* Effect.makeSemaphore(store.concurrency)
-    const ended = Object.fromEntries(yield* Effect.forEach(STREAMS, (name) => Effect.map(Deferred.make<void>(), (d) => [name, d] as const))) as Ended
+    const fiber = yield* Effect.fiberId
     const selected = request.streams
-    for (const name of STREAMS) if (!selected.includes(name)) yield* Deferred.succeed(ended[name], undefined)
+    // A stream not selected has ended already.
+    const ended = Object.fromEntries(STREAMS.map((name) => {
+      const done = Deferred.unsafeMake<void>(fiber)
+      if (!selected.includes(name)) Deferred.unsafeDone(done, Effect.void)
+      return [name, done] as const
+    })) as Ended
     const io = yield* streamIO(ended)
     const standings = request.named ? new Map<string, Standing>() : yield* state.standings(selected)
 
@@ -52,8 +57,6 @@ export const makeScheduler = (ctx: RunContext, request: SyncRequest, addRows: (n
 
     const runOne = (name: StreamName, outcomes: Ref.Ref<ReadonlyArray<StreamOutcome>>) =>
       Effect.gen(function*() {
-        const skip = skipped(name)
-        if (skip) return yield* Effect.as(progress.streamDone(skip), skip)
         const t0 = yield* Clock.currentTimeMillis
         // A stream that lost the warehouse connection runs again from its checkpoints, for a bounded time.
         const outcome = yield* Effect.either(retryInRun(CATALOGUE[name].run(ctx, io)))
@@ -77,19 +80,32 @@ export const makeScheduler = (ctx: RunContext, request: SyncRequest, addRows: (n
         Effect.ensuring(Deferred.succeed(ended[name], undefined))
       )
 
+    // A stream that is not due ends at once, before the phase's streams start: no slot, no fiber of its own, and the
+    // streams after it need not wait for it (its outputs stay empty, as a stream that reads nothing leaves them).
+    const skip = (name: StreamName, result: StreamResult) =>
+      Effect.zipRight(progress.streamDone(result), Deferred.succeed(ended[name], undefined)).pipe(Effect.as(result), streamSpan(name))
+
     // The phase's streams that will run are marked started together, in one write under the phase's lease, and
     // their outcomes recorded together as the phase ends (a no-change sync ran ten writes for them before). A phase
     // that fails still records the outcomes of the streams that ended (its own failure is the one reported); one that
     // is stopped writes nothing more, and its streams keep their last outcome (their checkpoints are written).
     return (names: ReadonlyArray<StreamName>) =>
       Effect.gen(function*() {
-        yield* state.started(names.filter((name) => skipped(name) === undefined), ctx.runId)
+        const skips = new Map<StreamName, StreamResult>()
+        for (const name of names) {
+          const result = skipped(name)
+          if (result !== undefined) skips.set(name, result)
+        }
+        const due = names.filter((name) => !skips.has(name))
+        yield* state.started(due, ctx.runId)
+        for (const [name, result] of skips) yield* skip(name, result)
         const outcomes = yield* Ref.make<ReadonlyArray<StreamOutcome>>([])
         const record = Effect.flatMap(Ref.getAndSet(outcomes, []), state.finished)
-        return yield* Effect.forEach(names, (name) => schedule(name, outcomes), { concurrency: "unbounded" }).pipe(
+        const ran = yield* Effect.forEach(due, (name) => schedule(name, outcomes), { concurrency: "unbounded" }).pipe(
           Effect.onExit((exit) => (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause) ? Effect.ignore(record) : Effect.void)),
           Effect.tap(() => record)
         )
+        return names.map((name) => skips.get(name) ?? ran[due.indexOf(name)]!)
       })
   })
 

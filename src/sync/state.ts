@@ -141,6 +141,13 @@ export const makeSyncState = Effect.gen(function*() {
     Effect.flatMap(FiberRef.get(currentGuard), (guard) =>
       Option.isNone(guard) ? readRow(stream) : Effect.flatMap(snapshot(guard.value.token), (taken) =>
         taken.written.has(stream) ? readRow(stream) : Effect.succeed(taken.states.get(stream) ?? toState([]))))
+  /** `read` of several streams; those the run has not written, from its snapshot without an effect each. */
+  const readMany = (streams: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<StreamState>, SqlError> =>
+    Effect.flatMap(FiberRef.get(currentGuard), (guard) =>
+      Option.isNone(guard) ? Effect.forEach(streams, readRow) : Effect.flatMap(snapshot(guard.value.token), (taken) =>
+        streams.some((stream) => taken.written.has(stream))
+          ? Effect.forEach(streams, read)
+          : Effect.succeed(streams.map((stream) => taken.states.get(stream) ?? toState([])))))
   /** A write of the rows of `streams`: the run's later reads of them go to the table. */
   const writeOf = (...streams: ReadonlyArray<string>) => <A, E, R>(statement: (proved: Fragment) => Effect.Effect<A, E, R>) =>
     Effect.zipRight(Effect.sync(() => streams.forEach((stream) => found?.written.add(stream))), write(statement))
@@ -224,7 +231,7 @@ export const makeSyncState = Effect.gen(function*() {
     standings: (streams: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<string, Standing>, SqlError> =>
       Effect.flatMap(FiberRef.get(currentGuard), (guard) =>
         retryInRun(Option.isSome(guard)
-          ? Effect.map(Effect.forEach(streams, read), (states) => states.map((state, i) => ({ stream: streams[i]!, details: state.details })))
+          ? Effect.map(readMany(streams), (states) => states.map((state, i) => ({ stream: streams[i]!, details: state.details })))
           : sql`SELECT stream, details FROM sync.state WHERE store_id = ${storeId} AND stream = ANY(${streams}::text[])`.pipe(
             Effect.flatMap(decodeDetails), Effect.orDie))).pipe(
         Effect.map((rows) => new Map(streams.map((stream) => [stream, standingOf(rows.find((r) => r.stream === stream)?.details ?? {})])))),
