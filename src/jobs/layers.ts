@@ -15,14 +15,18 @@ import { retryStartup } from "../warehouse/reconnect.js"
 import { makeScopes, Scopes } from "../warehouse/scopes.js"
 import { ProgressLive } from "./progress.js"
 
-/** A store's client over undici. */
+/** A store's client with an HTTP agent of its own: a command that talks to the store outside a job. */
 export const storeClientLayer = (settings: StoreSettings) => StoreClientLive(settings).pipe(Layer.provide(HttpClientsLive))
 
-/** The marketing client over undici. */
+/** The marketing client with an HTTP agent of its own: a command outside a job. */
 export const marketingLayer = (settings: MarketingSettings) => MarketingLive(settings).pipe(Layer.provide(HttpClientsLive))
 
-/** What a sync needs besides the warehouse (provided once per job): the store client, progress display. */
-export const syncLayer = (settings: StoreSettings) => Layer.mergeAll(storeClientLayer(settings), ProgressLive())
+/**
+ * What a sync needs besides the warehouse (provided once per job): the store client and progress display. The client
+ * runs on the host's HTTP agent (HttpClients, provided once with StoreJobs): an agent per job cost each job about a
+ * millisecond of CPU and opened new connections to its store.
+ */
+export const syncLayer = (settings: StoreSettings) => Layer.mergeAll(StoreClientLive(settings), ProgressLive())
 
 /**
  * One store's repositories (the engine's StoreRepositories), made in one effect: as a graph of six layers they cost

@@ -1,8 +1,11 @@
 import { Effect, Either, Option, type Ref } from "effect"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { fullPassConfig, type MarketingSettings, type StoreSettings } from "../config/settings.js"
+import { type HttpClients, HttpClientsLive } from "../http-client/clients.js"
 import { Outbox } from "../contacts/outbox.js"
 import { enqueueContacts, type EnqueueResult, pushContacts } from "../contacts/push.js"
+import { MarketingLive } from "../marketing-client/client.js"
+import { StoreClientLive } from "../store-client/client.js"
 import { runSync, type RunSummary, storeDailyTotals, type SyncRequest } from "../sync/engine.js"
 import { RunLockHeld, type SyncFailed } from "../sync/errors.js"
 import type { StreamName } from "../sync/catalogue.js"
@@ -15,7 +18,7 @@ import { Inbox } from "../webhooks/inbox.js"
 import { resyncOne, type ResyncResource } from "../webhooks/resync.js"
 import { applyAllPending, type PassOptions, supervisedWorker } from "../webhooks/worker.js"
 import { Alerts } from "./alerts.js"
-import { marketingLayer, MigratedWarehouse, storeClientLayer, syncLayer, withStoreRepositories } from "./layers.js"
+import { MigratedWarehouse, syncLayer, withStoreRepositories } from "./layers.js"
 import { type PushGaveUp, type Pushed, pushed } from "./report.js"
 
 /** A store as a job needs it: who it is, how to reach it, and its marketing service (None: its contacts stay). */
@@ -65,11 +68,11 @@ export const verdict = <E>(report: SyncReport<E>): Option.Option<RunLockHeld | P
  */
 export class StoreJobs extends Effect.Service<StoreJobs>()("shopsync/StoreJobs", {
   effect: Effect.gen(function*() {
-    const context = yield* Effect.context<SqlClient.SqlClient | Outbox | Inbox>()
+    const context = yield* Effect.context<SqlClient.SqlClient | Outbox | Inbox | HttpClients>()
     const alerts = yield* Alerts
 
     const push = (storeId: string, marketing: MarketingSettings, retryFailed = false) =>
-      pushContacts({ storeId, retryFailed }).pipe(Effect.map(pushed), Effect.provide(marketingLayer(marketing)), Effect.provide(context))
+      pushContacts({ storeId, retryFailed }).pipe(Effect.map(pushed), Effect.provide(MarketingLive(marketing)), Effect.provide(context))
 
     const contactsAfter = (target: StoreTarget, after: AfterSync) => {
       if (after === "none") return Effect.succeed(NOT_ASKED)
@@ -124,7 +127,7 @@ export class StoreJobs extends Effect.Service<StoreJobs>()("shopsync/StoreJobs",
 
     /** `effect` (the delivery applier: applyAllPending, the inbox worker) with the store's client and repositories. */
     const withInbox = (store: StoreTarget) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      effect.pipe(withStoreRepositories(store.storeId), Effect.provide(storeClientLayer(store.settings)))
+      effect.pipe(withStoreRepositories(store.storeId), Effect.provide(StoreClientLive(store.settings)))
 
     return {
       sync: (target: StoreTarget, job: StoreJob, after: AfterSync, recordSkipped?: boolean) => run(target, job, after, recordSkipped),
@@ -132,7 +135,7 @@ export class StoreJobs extends Effect.Service<StoreJobs>()("shopsync/StoreJobs",
       verify,
       /** `sync --dry-run`: what a sync of `streams` would read (sync/dry-run.ts); writes nothing, takes no lock. */
       dryRun: (target: StoreTarget, streams: ReadonlyArray<StreamName>) =>
-        dryRun(streams).pipe(withStoreRepositories(target.storeId), Effect.provide(storeClientLayer(target.settings)), Effect.provide(context)),
+        dryRun(streams).pipe(withStoreRepositories(target.storeId), Effect.provide(StoreClientLive(target.settings)), Effect.provide(context)),
       push,
       /**
        * `shopsync resync`: each document read again by id from the store (webhooks/resync.ts), then the daily sums.
@@ -171,5 +174,5 @@ export class StoreJobs extends Effect.Service<StoreJobs>()("shopsync/StoreJobs",
         supervisedWorker(store.storeId, contactsChanged, running).pipe(withInbox(store), Effect.provide(context))
     }
   }),
-  dependencies: [Outbox.Default, Inbox.Default, MigratedWarehouse, Alerts.Default]
+  dependencies: [Outbox.Default, Inbox.Default, MigratedWarehouse, Alerts.Default, HttpClientsLive]
 }) {}
