@@ -41,12 +41,19 @@ export const makeScheduler = (ctx: RunContext, request: SyncRequest, addRows: (n
     const slots = yield* Effect.makeSemaphore(store.concurrency)
     const fiber = yield* Effect.fiberId
     const selected = request.streams
-    // A stream not selected has ended already.
+    // A stream not selected has ended already. `over` holds the streams ended so far: a stream waits only for the
+    // others still running (most have ended by the time a stream of the other resources starts).
+    const over = new Set<StreamName>(STREAMS.filter((name) => !selected.includes(name)))
     const ended = Object.fromEntries(STREAMS.map((name) => {
       const done = Deferred.unsafeMake<void>(fiber)
-      if (!selected.includes(name)) Deferred.unsafeDone(done, Effect.void)
+      if (over.has(name)) Deferred.unsafeDone(done, Effect.void)
       return [name, done] as const
     })) as Ended
+    const end = (name: StreamName) => Effect.suspend(() => (over.add(name), Deferred.succeed(ended[name], undefined)))
+    const awaitEnded = (names: ReadonlyArray<StreamName>) => {
+      const running = names.filter((name) => !over.has(name))
+      return running.length === 0 ? Effect.void : Effect.forEach(running, (name) => Deferred.await(ended[name]), { discard: true })
+    }
     const io = yield* streamIO(ended)
     const standings = request.named ? new Map<string, Standing>() : yield* state.standings(selected)
 
@@ -75,15 +82,15 @@ export const makeScheduler = (ctx: RunContext, request: SyncRequest, addRows: (n
       }).pipe(streamSpan(name))
     // A stream starts once those it runs after have ended; the other resources then wait for a slot too.
     const schedule = (name: StreamName, outcomes: Ref.Ref<ReadonlyArray<StreamOutcome>>) =>
-      Effect.forEach(CATALOGUE[name].after, (before) => Deferred.await(ended[before]), { discard: true }).pipe(
+      Effect.suspend(() => awaitEnded(CATALOGUE[name].after)).pipe(
         Effect.zipRight(CATALOGUE[name].sales ? runOne(name, outcomes) : slots.withPermits(1)(runOne(name, outcomes))),
-        Effect.ensuring(Deferred.succeed(ended[name], undefined))
+        Effect.ensuring(end(name))
       )
 
     // A stream that is not due ends at once, before the phase's streams start: no slot, no fiber of its own, and the
     // streams after it need not wait for it (its outputs stay empty, as a stream that reads nothing leaves them).
     const skip = (name: StreamName, result: StreamResult) =>
-      Effect.zipRight(progress.streamDone(result), Deferred.succeed(ended[name], undefined)).pipe(Effect.as(result), streamSpan(name))
+      Effect.zipRight(progress.streamDone(result), end(name)).pipe(Effect.as(result), streamSpan(name))
 
     // The phase's streams that will run are marked started together, in one write under the phase's lease, and
     // their outcomes recorded together as the phase ends (a no-change sync ran ten writes for them before). A phase
