@@ -36,19 +36,21 @@ export const heartbeat = (beat: Beat) =>
           return yield* beat.lost(holder === null ? `its lease of the ${lock} lock was taken from it` : `run ${holder} took over its lease of the ${lock} lock`)
         }
       }
-      if (yield* beat.session.alive) continue
+      // A run that gave back its last lock (the sales one, without the other resources') has no session to keep.
+      if (locks.length === 0 || (yield* beat.session.alive)) continue
       const now = yield* Clock.currentTimeMillis
-      const named = locks.join(" and ")
-      if (down === undefined) yield* Effect.logWarning(`the database session holding the ${named} lock was lost; taking the lock again`)
+      const named = `${locks.join(" and ")} lock${locks.length > 1 ? "s" : ""}`
+      const them = locks.length > 1 ? "the locks" : "the lock"
+      if (down === undefined) yield* Effect.logWarning(`the database session holding the ${named} was lost; taking ${them} again`)
       const retaken = yield* beat.session.retake.pipe(Effect.either)
       if (retaken._tag === "Right" && retaken.right) {
-        yield* Effect.logInfo(`the ${named} lock is held again, on a new session, after ${((now - (down ?? now)) / 1000).toFixed(1)} s`)
+        yield* Effect.logInfo(`took the ${named} again, on a new session, after ${((now - (down ?? now)) / 1000).toFixed(1)} s`)
         down = undefined
         continue
       }
       const why = retaken._tag === "Left" ? errorText(retaken.left) : "another session holds it"
       if (down !== undefined && now - down > beat.retrySeconds * 1000) {
-        return yield* beat.lost(`the database session holding its ${named} lock was lost and the lock could not be taken again within ${beat.retrySeconds} s (${why})`)
+        return yield* beat.lost(`the database session holding its ${named} was lost and ${them} could not be taken again within ${beat.retrySeconds} s (${why})`)
       }
       down ??= now
     }

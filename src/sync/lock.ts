@@ -34,10 +34,10 @@ export interface LockOptions {
   /** How long a lost lock session is taken again, and a lost warehouse connection retried, before the run stops. */
   readonly retrySeconds: number
   /**
-   * Keeps the run its start recorded (sync.runs) for the caller's scope, whose end records its outcome: `alone`
-   * when it holds both locks, `dirtyDays` when days awaited their sums as it began.
+   * Keeps the run its start recorded (sync.runs) for the caller's scope, whose end records its outcome: `dirtyDays`
+   * when days awaited their sums as it began.
    */
-  readonly record: (begun: { readonly id: number; readonly dirtyDays: boolean; readonly alone: boolean }) => Effect.Effect<Run, never, Scope.Scope>
+  readonly record: (begun: { readonly id: number; readonly dirtyDays: boolean }) => Effect.Effect<Run, never, Scope.Scope>
 }
 
 type Attempt =
@@ -66,9 +66,8 @@ const attempt = (storeId: string, options: LockOptions, still: Option.Option<Sti
           : { _tag: "Busy" }) as Attempt
       }
       case "Started": {
-        const both = begun.locks.includes(RESOURCES)
-        const run = yield* options.record({ id: begun.run, dirtyDays: begun.dirtyDays, alone: both })
-        return { _tag: "Got", run, session: begun.session, both } as Attempt
+        const run = yield* options.record({ id: begun.run, dirtyDays: begun.dirtyDays })
+        return { _tag: "Got", run, session: begun.session, both: begun.locks.includes(RESOURCES) } as Attempt
       }
     }
   })
