@@ -75,7 +75,8 @@ const StateRow = Schema.Struct({
 const decodeState = Schema.decodeUnknown(Schema.Array(StateRow))
 const decodeStates = Schema.decodeUnknown(Schema.Array(Schema.extend(StateRow, Schema.Struct({ stream: Schema.String }))))
 const decodeStatus = Schema.decodeUnknown(Schema.Array(StreamStatus))
-const decodeClock = Schema.decodeUnknown(Schema.Array(Schema.Struct({ now: Schema.String, run_start: Schema.NullOr(Schema.String) })))
+const WarehouseClock = Schema.Struct({ now: Schema.String, run_start: Schema.NullOr(Schema.String) })
+const decodeClock = Schema.decodeUnknown(Schema.Array(WarehouseClock))
 
 /** A children stream's marks (changedMarks). */
 export interface ChangedMarks {
@@ -141,6 +142,21 @@ export const makeSyncState = Effect.gen(function*() {
     Effect.flatMap(FiberRef.get(currentGuard), (guard) =>
       Option.isNone(guard) ? readRow(stream) : Effect.flatMap(snapshot(guard.value.token), (taken) =>
         taken.written.has(stream) ? readRow(stream) : Effect.succeed(taken.states.get(stream) ?? toState([]))))
+  // The warehouse's clock for the children streams' marks, read once a run (every time outside one): a mark taken
+  // before a stream's start is only more careful (its next run reads again the parents written in between). "Now" is
+  // held back to the start of any transaction of this role still open: what it writes is stamped with its start
+  // (synced_at = now()) but seen only once it commits, maybe after the mark is left.
+  const readClock = (run: number) =>
+    sql`SELECT least(clock_timestamp(), (SELECT min(xact_start) FROM pg_stat_activity
+               WHERE datname = current_database() AND usename = current_user AND pid <> pg_backend_pid()))::text AS now,
+               (SELECT started_at::text FROM sync.runs WHERE id = ${run}) AS run_start`.pipe(
+      Effect.flatMap(decodeClock), Effect.orDie, Effect.map(([clock]) => clock!))
+  let marked: { readonly run: number; readonly clock: typeof WarehouseClock.Type } | undefined
+  const marking = yield* Effect.makeSemaphore(1)
+  const clockOf = (run: number) =>
+    Effect.flatMap(FiberRef.get(currentGuard), (guard) =>
+      Option.isNone(guard) ? readClock(run) : marking.withPermits(1)(Effect.suspend(() =>
+        marked?.run === run ? Effect.succeed(marked.clock) : Effect.map(readClock(run), (clock) => (marked = { run, clock }).clock))))
   /** `read` of several streams; those the run has not written, from its snapshot without an effect each. */
   const readMany = (streams: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<StreamState>, SqlError> =>
     Effect.flatMap(FiberRef.get(currentGuard), (guard) =>
@@ -263,16 +279,8 @@ export const makeSyncState = Effect.gen(function*() {
      * when run `runId` began.
      */
     changedMarks: (stream: string, runId: number): Effect.Effect<ChangedMarks, SqlError> =>
-      Effect.zipWith(
-        read(stream),
-        // "Now" is held back to the start of any transaction of this role still open: what it writes is stamped
-        // with its start (synced_at = now()) but seen only once it commits, maybe after the mark is left.
-        sql`SELECT least(clock_timestamp(), (SELECT min(xact_start) FROM pg_stat_activity
-               WHERE datname = current_database() AND usename = current_user AND pid <> pg_backend_pid()))::text AS now,
-               (SELECT started_at::text FROM sync.runs WHERE id = ${runId}) AS run_start`.pipe(
-          Effect.flatMap(decodeClock), Effect.orDie),
-        (state, [clock]) => ({ left: textDetail(state, "changedFrom"), retired: textDetail(state, "retiredFrom"), now: clock!.now, runStart: clock!.run_start })
-      ),
+      Effect.zipWith(read(stream), clockOf(runId), (state, clock) =>
+        ({ left: textDetail(state, "changedFrom"), retired: textDetail(state, "retiredFrom"), now: clock.now, runStart: clock.run_start })),
     /**
      * A children stream's marks: the parents written before `changedFrom` have had their children read, those deleted
      * before `retiredFrom` their orphans marked.

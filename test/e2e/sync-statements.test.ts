@@ -132,6 +132,10 @@ describe("the statements of an incremental sync", () => {
     expect(count(/sync\.retire_orphans\(/)).toBe(0)
   })
 
+  it("reads the warehouse's clock for its children streams' marks once (order notes and customer downloads)", () => {
+    expect(count(/^SELECT least\(clock_timestamp\(\), \(SELECT min\(xact_start\) FROM pg_stat_activity/)).toBe(1)
+  })
+
   it("looks for the orphans of orders and customers among the children of those deleted since it last looked, not among every child", () => {
     // order_notes and customer_downloads: the first sync looked at every child; this run only behind the parents deleted since.
     expect(count(/sync\.retire_orphans_since\(/)).toBe(2)
