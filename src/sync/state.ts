@@ -293,9 +293,6 @@ export const makeSyncState = Effect.gen(function*() {
       Effect.orDie,
       Effect.map((rows) => rows.map((r) => r.day))
     ),
-    /** The store's report for [first, last] is stored: those days are current. */
-    reportDaysDone: (first: string, last: string): Effect.Effect<void, SqlError> =>
-      write((proved) => sql`DELETE FROM sync.report_days WHERE store_id = ${storeId} AND day BETWEEN ${first}::date AND ${last}::date AND ${proved}`.pipe(Effect.asVoid)),
     /** Forgets every stream's state (the demo starts from nothing). */
     reset: Effect.zipRight(wroteMany, write((proved) => sql`DELETE FROM sync.state WHERE store_id = ${storeId} AND ${proved}`.pipe(Effect.asVoid))),
     /** Forgets one stream's state and its listings' (`orders.trash`): its next run reads it as a first sync would. */

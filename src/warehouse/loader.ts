@@ -186,17 +186,24 @@ export const makeLoader = Effect.gen(function*() {
       Effect.map((rows) => new Map(rows.map((r) => [r.id, r.doc_hash])))
     )
 
-  const loadSalesReport = (days: ReadonlyArray<ReportDay>) =>
+  // The days of the span are stored and leave sync.report_days (the days the tables' triggers noted as changed) in
+  // one statement: a run that stops before it leaves them pending, and the next run asks for them again. The proof
+  // is one CTE both writes read: evaluated once, before either writes.
+  const loadSalesReport = (days: ReadonlyArray<ReportDay>, span: { readonly first: string; readonly last: string }) =>
     fencedStatement(sql)((proved) => sql`
-        INSERT INTO store.sales_report_daily AS r (store_id, day, sales, orders, items, tax, shipping, discount, customers, refunds, fetched_at)
-        SELECT ${storeId}, x.day, x.sales, x.orders, x.items, x.tax, x.shipping, x.discount, x.customers, x.refunds, now()
-        FROM jsonb_to_recordset(${JSON.stringify(days)}::jsonb) AS x(day date, sales numeric, orders integer, items integer, tax numeric,
-                                                     shipping numeric, discount numeric, customers integer, refunds numeric)
-        WHERE ${proved}
-        ON CONFLICT (store_id, day) DO UPDATE SET
-          sales = EXCLUDED.sales, orders = EXCLUDED.orders, items = EXCLUDED.items, tax = EXCLUDED.tax,
-          shipping = EXCLUDED.shipping, discount = EXCLUDED.discount, customers = EXCLUDED.customers,
-          refunds = EXCLUDED.refunds, fetched_at = EXCLUDED.fetched_at`.pipe(Effect.asVoid))
+        WITH proof AS (SELECT ${proved} AS ok),
+        stored AS (
+          INSERT INTO store.sales_report_daily AS r (store_id, day, sales, orders, items, tax, shipping, discount, customers, refunds, fetched_at)
+          SELECT ${storeId}, x.day, x.sales, x.orders, x.items, x.tax, x.shipping, x.discount, x.customers, x.refunds, now()
+          FROM jsonb_to_recordset(${JSON.stringify(days)}::jsonb) AS x(day date, sales numeric, orders integer, items integer, tax numeric,
+                                                       shipping numeric, discount numeric, customers integer, refunds numeric)
+          WHERE (SELECT ok FROM proof)
+          ON CONFLICT (store_id, day) DO UPDATE SET
+            sales = EXCLUDED.sales, orders = EXCLUDED.orders, items = EXCLUDED.items, tax = EXCLUDED.tax,
+            shipping = EXCLUDED.shipping, discount = EXCLUDED.discount, customers = EXCLUDED.customers,
+            refunds = EXCLUDED.refunds, fetched_at = EXCLUDED.fetched_at)
+        DELETE FROM sync.report_days
+        WHERE store_id = ${storeId} AND day BETWEEN ${span.first}::date AND ${span.last}::date AND (SELECT ok FROM proof)`.pipe(Effect.asVoid))
 
   return {
     /**
@@ -212,7 +219,7 @@ export const makeLoader = Effect.gen(function*() {
       Effect.zipRight(Effect.flatMap(heldOf(kind), (held) => Effect.sync(() => ids.forEach((id) => held.delete(id)))), write(quarantine.release(kind, ids))),
     /** The stored document hashes of the live customers among `ids`. */
     customerHashes,
-    /** Stores days of the store's own sales report. */
+    /** Stores days of the store's own sales report, those of [first, last] then no longer pending (sync.report_days). */
     loadSalesReport,
     /** Stores the daily sums of the days written since they were last stored (analytics.daily_totals). */
     storeDailyTotals: fencedStatement(sql)((proved) => sql`SELECT analytics.refresh_daily_totals(${storeId}) WHERE ${proved}`.pipe(Effect.asVoid)),

@@ -1,5 +1,5 @@
 // Every write of a run proves its lease: a run's one-statement writes (its streams' standings, checkpoints, pass
-// progress, report days, orphans, unlisted rows) and its transactions (a page of a list, any other) alike write while the lease names the run, and write nothing
+// progress, the store's report, orphans, unlisted rows) and its transactions (a page of a list, any other) alike write while the lease names the run, and write nothing
 // but stop the run once it names another run or none; outside a run they write unguarded.
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -46,7 +46,10 @@ describe("the lease's proof in every write of a run", () => {
     ["finished", Effect.flatMap(SyncState, (s) => s.finished([{ stream: "orders", rows: 3, error: null, served: 1_700_000_000 }]))],
     ["checkpoint", Effect.flatMap(SyncState, (s) => s.checkpoint("orders", { at: 1_700_000_000, id: 7 }, 3))],
     ["pass progress", Effect.flatMap(SyncState, (s) => s.savePassProgress("order_notes", { startedAt: 1_700_000_000, after: "5", at: 1_700_000_000 }))],
-    ["report days", Effect.flatMap(SyncState, (s) => s.reportDaysDone("2026-01-01", "2026-01-31"))],
+    // The store's report for a span: its days stored, and no longer pending, in one statement.
+    ["the store's report", Effect.flatMap(Loader, (l) => l.loadSalesReport(
+      [{ day: "2026-01-15", sales: `${++reports}.00`, orders: 1, items: 1, tax: "0.00", shipping: "0.00", discount: "0.00", customers: 1, refunds: "0.00" }],
+      { first: "2026-01-01", last: "2026-01-31" }))],
     ["orphans", Effect.flatMap(Scopes, (s) => s.retireOrphans("store.order_notes", ["1"]))],
     ["unlisted", Effect.flatMap(Scopes, (s) => s.retireUnlisted("store.product_reviews", "", ["1"]))],
     ["a page of a list", Effect.flatMap(Scopes, (s) => s.upsert("store.product_reviews", [{ scope: "", key: "1", doc: { id: 1 } }]))],
@@ -59,6 +62,8 @@ describe("the lease's proof in every write of a run", () => {
       sql`DELETE FROM sync.report_days WHERE store_id = ${STORE} AND day = '2026-02-01'`)))]
   ]
   let pages = 0
+  let reports = 0
+  const reported = () => sqlRows(db.url, "SELECT day::text, sales::text FROM store.sales_report_daily WHERE store_id = $1", [STORE])
   const order = (n: number) => ({
     id: 9001, number: "9001", status: "completed", currency: "EUR", created_via: "checkout", customer_id: 0, total: `${n}.00`, total_tax: "0.00",
     date_created: "2026-01-02T10:00:00", date_created_gmt: "2026-01-02T10:00:00", date_modified_gmt: `2026-01-02T10:${String(n).padStart(2, "0")}:00`,
@@ -98,6 +103,7 @@ describe("the lease's proof in every write of a run", () => {
       await sqlRows(db.url, "INSERT INTO sync.report_days (store_id, day) VALUES ($1, '2026-01-15') ON CONFLICT DO NOTHING", [STORE])
       const before = await stateOf()
       const daysBefore = await days()
+      const reportedBefore = await reported()
       expect(daysBefore).toContainEqual({ day: "2026-01-15" })
       for (const [name, write] of writes) {
         lostReasons.length = 0
@@ -109,6 +115,7 @@ describe("the lease's proof in every write of a run", () => {
       // The copy of the first test's second page, written outside a run.
       expect(await totals()).toEqual([{ total: "2.00" }])
       expect(await days()).toEqual(daysBefore)
+      expect(await reported()).toEqual(reportedBefore)
     }
   })
 })

@@ -101,12 +101,12 @@ describe("the statements of an incremental sync", () => {
     expect(count(/^SELECT count\(\*\)::integer AS n FROM "store"\./)).toBe(0)
   })
 
-  it("stores the store's report for the changed days in two statements, each proving the lease itself", () => {
-    const report = statements.findIndex((s) => /^ ?INSERT INTO store\.sales_report_daily/.test(s))
+  it("stores the store's report for the changed days and marks them current in one statement proving the lease itself", () => {
+    const report = statements.findIndex((s) => /INSERT INTO store\.sales_report_daily/.test(s))
     expect(report).toBeGreaterThan(0)
-    expect(statements[report]).toContain("sync.prove_lease")
+    expect(statements[report]).toMatch(/^ ?WITH proof AS \(SELECT \(SELECT sync\.prove_lease.* DELETE FROM sync\.report_days /)
     expect(statements[report - 1]).not.toMatch(/^SELECT \(SELECT sync\.prove_lease/)
-    expect(statements[report + 1]).toMatch(/^DELETE FROM sync\.report_days .*sync\.prove_lease/)
+    expect(count(/DELETE FROM sync\.report_days/)).toBe(1)
   })
 
   it("loads a page with one script that carries the lease's proof, and moves the stream's cursor with one statement", () => {
