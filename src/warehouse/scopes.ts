@@ -2,7 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect, Schema } from "effect"
 import { CurrentStore } from "./current-store.js"
-import { fenced, fencedStatement } from "./lease.js"
+import { fencedStatement } from "./lease.js"
 
 /** A document of a resource table, named by its scope (parent id, endpoint, period; '' for a plain list) and key. */
 export interface ScopedDoc {
@@ -14,20 +14,18 @@ export interface ScopedDoc {
 const ScopeKey = Schema.Struct({ scope: Schema.String, key: Schema.String })
 export const Change = Schema.Struct({ scope: Schema.String, key: Schema.String, change: Schema.String })
 export type Change = typeof Change.Type
+const decodeChanges = Schema.decodeUnknown(Schema.Array(Change))
 
 /** The service as its layer makes it; a job makes a store's repositories with it in one go (jobs/layers.ts). */
 export const makeScopes = Effect.gen(function*() {
   const { storeId } = yield* CurrentStore
   const sql = yield* SqlClient.SqlClient
-  // One temp table per connection, emptied when the transaction ends.
-  const createStage = sql`
-    CREATE TEMP TABLE IF NOT EXISTS scope_batch (scope text NOT NULL, key text NOT NULL, doc jsonb NOT NULL, doc_hash text NOT NULL,
-                                                 PRIMARY KEY (scope, key)) ON COMMIT DELETE ROWS`
-  // A document listed twice (it moved between pages) keeps its last copy.
-  const stage = (docs: ReadonlyArray<ScopedDoc>) =>
-    sql`INSERT INTO scope_batch (scope, key, doc, doc_hash)
-        SELECT x.scope, x.key, x.doc, md5(x.doc::text) FROM jsonb_to_recordset(${JSON.stringify(docs)}::jsonb) AS x(scope text, key text, doc jsonb)
-        ON CONFLICT (scope, key) DO UPDATE SET doc = EXCLUDED.doc, doc_hash = EXCLUDED.doc_hash`
+  // Staged and merged in one statement (sync.write_scope_docs): whole `scopes`, or new and changed documents only
+  // (null). Its proof is a condition without columns: PostgreSQL tests it once, before the function runs.
+  const write = (table: string, docs: ReadonlyArray<ScopedDoc>, scopes: ReadonlyArray<string> | null) =>
+    fencedStatement(sql)((proved) =>
+      sql`SELECT scope, key, change FROM sync.write_scope_docs(${table}::regclass, ${storeId}, ${JSON.stringify(docs)}::jsonb, ${scopes}::text[])
+          WHERE ${proved}`.pipe(Effect.flatMap((rows) => Effect.orDie(decodeChanges(rows)))))
 
   return {
     /** The live keys of `scopes`. */
@@ -35,24 +33,14 @@ export const makeScopes = Effect.gen(function*() {
       sql`SELECT scope, key FROM sync.scope_keys(${table}::regclass, ${storeId}, ${scopes}::text[])`.pipe(
         Effect.flatMap(Schema.decodeUnknown(Schema.Array(ScopeKey))), Effect.orDie),
     /**
-     * Replaces `scopes` with `docs` in one transaction: new and changed documents are written, unchanged ones
-     * left alone, and the ones a scope no longer lists marked deleted. Returns what changed.
+     * Replaces `scopes` with `docs` in one statement: new and changed documents are written, unchanged ones left
+     * alone, and the ones a scope no longer lists marked deleted. Returns what changed.
      */
     merge: (table: string, scopes: ReadonlyArray<string>, docs: ReadonlyArray<ScopedDoc>): Effect.Effect<ReadonlyArray<Change>, SqlError> =>
-      fenced(sql)(Effect.gen(function*() {
-        yield* createStage
-        if (docs.length > 0) yield* stage(docs)
-        return yield* sql`SELECT scope, key, change FROM sync.merge_scopes(${table}::regclass, ${storeId}, ${scopes}::text[])`.pipe(
-          Effect.flatMap(Schema.decodeUnknown(Schema.Array(Change))), Effect.orDie)
-      })),
-    /** Writes `docs` (new and changed ones; nothing is marked deleted), in one transaction: a page of a long list. */
+      write(table, docs, scopes),
+    /** Writes `docs` (new and changed ones; nothing is marked deleted), in one statement: a page of a long list. */
     upsert: (table: string, docs: ReadonlyArray<ScopedDoc>): Effect.Effect<ReadonlyArray<Change>, SqlError> =>
-      docs.length === 0 ? Effect.succeed([]) : fenced(sql)(Effect.gen(function*() {
-        yield* createStage
-        yield* stage(docs)
-        return yield* sql`SELECT scope, key, change FROM sync.upsert_scope_docs(${table}::regclass, ${storeId})`.pipe(
-          Effect.flatMap(Schema.decodeUnknown(Schema.Array(Change))), Effect.orDie)
-      })),
+      docs.length === 0 ? Effect.succeed([]) : write(table, docs, null),
     /** Marks deleted the live rows of `scope` whose key is not among `listed` (a long list read whole); returns their keys. */
     retireUnlisted: (table: string, scope: string, listed: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<string>, SqlError> =>
       fencedStatement(sql)((proved) =>

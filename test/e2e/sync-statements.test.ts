@@ -132,6 +132,12 @@ describe("the statements of an incremental sync", () => {
     expect(count(/sync\.retire_orphans\(/)).toBe(0)
   })
 
+  it("writes a batch of children (the changed order's notes) in one statement proving the lease itself: no temp table made, no proof alone", () => {
+    expect(count(/^SELECT scope, key, change FROM sync\.write_scope_docs\(.*\) WHERE \(SELECT sync\.prove_lease/)).toBeGreaterThan(0)
+    expect(count(/CREATE TEMP TABLE IF NOT EXISTS scope_batch|sync\.merge_scopes\(|sync\.upsert_scope_docs\(/)).toBe(0)
+    expect(count(/^SELECT \(SELECT sync\.prove_lease/)).toBe(0)
+  })
+
   it("reads the warehouse's clock for its children streams' marks once (order notes and customer downloads)", () => {
     expect(count(/^SELECT least\(clock_timestamp\(\), \(SELECT min\(xact_start\) FROM pg_stat_activity/)).toBe(1)
   })

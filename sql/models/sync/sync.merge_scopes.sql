@@ -1,4 +1,4 @@
--- sync.merge_scopes(table, store, scopes): merges the documents staged in scope_batch (sql/load/scope_stage.sql)
+-- sync.merge_scopes(table, store, scopes): merges the documents staged in scope_batch (by sync.write_scope_docs)
 -- for `scopes` into a resource table of migration 004 (every one shares sync.resource_rows's shape): new and
 -- changed documents are written, unchanged ones are not touched, and rows of those scopes that were not staged
 -- are marked deleted. Returns one row per written or deleted row with what happened to it (created, changed,

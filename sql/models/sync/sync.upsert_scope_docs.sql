@@ -1,4 +1,4 @@
--- sync.upsert_scope_docs(table, store): writes the documents staged in scope_batch (src/warehouse/scopes.ts) into a
+-- sync.upsert_scope_docs(table, store): writes the documents staged in scope_batch (by sync.write_scope_docs) into a
 -- resource table of migration 004, marking nothing deleted (sync.merge_scopes adds that for whole scopes): a long
 -- paged list is merged page by page, and what it no longer lists is retired once it has been read whole
 -- (sync.retire_unlisted). Returns one row per written row (created or changed).
