@@ -3,10 +3,12 @@ import type { SqlError } from "@effect/sql/SqlError"
 import { Duration, Effect, ExecutionStrategy, Exit, Option, Schema, Scope } from "effect"
 import { atMost } from "./reconnect.js"
 
-const Locked = Schema.Struct({ locked: Schema.Boolean, pid: Schema.Number, started: Schema.String })
-
 /** The session's pid and start, selected: its start tells it from a later session given the same pid. */
 export const SESSION_IDENTITY = "pg_backend_pid() AS pid, (SELECT backend_start::text FROM pg_stat_activity WHERE pid = pg_backend_pid()) AS started"
+/** The fields SESSION_IDENTITY selects. */
+export const SessionIdentity = { pid: Schema.Number, started: Schema.String }
+
+const Locked = Schema.Struct({ locked: Schema.Boolean, ...SessionIdentity })
 
 /**
  * Ends the session `pid` started at `started`: a lock not given back (the unlock failed or did not answer: a loaded

@@ -3,7 +3,7 @@ import type { Connection } from "@effect/sql/SqlConnection"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { Statement } from "@effect/sql/Statement"
 import { Duration, Effect, ExecutionStrategy, Exit, Option, Schema, Scope } from "effect"
-import { endSession, SESSION_IDENTITY } from "./advisory-lock.js"
+import { endSession, SESSION_IDENTITY, SessionIdentity } from "./advisory-lock.js"
 import { LEASE_TTL_SECONDS, type LeaseView, makeLeases, type StillHolder } from "./lease.js"
 import { atMost } from "./reconnect.js"
 
@@ -31,7 +31,6 @@ export type Begun =
   | { readonly _tag: "Leased"; readonly lease: LeaseView }
   | { readonly _tag: "Started"; readonly run: number; readonly dirtyDays: boolean; readonly locks: ReadonlyArray<string>; readonly session: RunSession }
 
-const Identity = { pid: Schema.Number, started: Schema.String }
 const BeginRow = Schema.Struct({
   got_lock: Schema.Boolean,
   run_id: Schema.NullOr(Schema.NumberFromString),
@@ -41,9 +40,9 @@ const BeginRow = Schema.Struct({
   lease_beat: Schema.NullOr(Schema.BigInt),
   lease_age: Schema.NullOr(Schema.Number),
   lease_running: Schema.NullOr(Schema.Boolean),
-  ...Identity
+  ...SessionIdentity
 })
-const RetakeRow = Schema.Struct({ locked: Schema.NullOr(Schema.Boolean), ...Identity })
+const RetakeRow = Schema.Struct({ locked: Schema.NullOr(Schema.Boolean), ...SessionIdentity })
 
 interface Session {
   readonly conn: Connection
