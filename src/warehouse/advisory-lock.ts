@@ -1,5 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { Connection } from "@effect/sql/SqlConnection"
 import type { SqlError } from "@effect/sql/SqlError"
+import type { Statement } from "@effect/sql/Statement"
 import { Duration, Effect, ExecutionStrategy, Exit, Option, Schema, Scope } from "effect"
 import { atMost } from "./reconnect.js"
 
@@ -19,35 +21,60 @@ const Locked = Schema.Struct({ locked: Schema.Boolean, ...SessionIdentity })
 export const endSession = (sql: SqlClient.SqlClient, pid: number, started: string) =>
   sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = ${pid} AND backend_start::text = ${started}`.pipe(
     Effect.ignore, atMost(Duration.seconds(3)))
-const Unlocked = Schema.Struct({ unlocked: Schema.Boolean })
+export interface Session {
+  readonly conn: Connection
+  readonly scope: Scope.CloseableScope
+  pid: number | undefined
+  started: string | undefined
+  /** It holds no advisory lock: its scope gives the connection back as it is. */
+  clean: boolean
+}
+
+/** A statement on the session's connection, traced as the pool's statements are. */
+export const execute = (conn: Connection, statement: Statement<unknown>) => {
+  const [text, params] = statement.compile()
+  return conn.execute(text, params, undefined).pipe(
+    Effect.withSpan("sql.execute", { kind: "client", attributes: { "db.operation.name": "execute", "db.query.text": text } }))
+}
+
+/** Whether `effect` (a statement on a session) succeeded within `seconds`: an error or no answer is false. */
+export const ranWithin = (seconds: number) => (effect: Effect.Effect<unknown, unknown>) =>
+  effect.pipe(Effect.as(true), Effect.orElseSucceed(() => false), atMost(Duration.seconds(seconds)), Effect.map(Option.getOrElse(() => false)))
 
 /**
- * Tries the lock on a connection reserved in a scope of its own, forked from `parent`: when the lock was taken, the
- * scope unlocks it and gives the connection back when `parent` closes, or ends the session when the unlock fails;
- * PostgreSQL unlocks it when the session ends.
+ * A connection reserved in a scope of its own. Session-level advisory locks outlive the transaction that took them
+ * (even one rolled back): unless the session is known clean, closing the scope unlocks them all before the
+ * connection goes back to the pool, and ends the session when that fails (a loaded machine, a run interrupted
+ * mid-statement), so that no pooled connection holds a store's lock; PostgreSQL unlocks a session that dies.
  */
+export const openSession = (sql: SqlClient.SqlClient, home: Scope.Scope) =>
+  Effect.gen(function*() {
+    const scope = yield* Scope.fork(home, ExecutionStrategy.sequential)
+    const conn = yield* Scope.extend(sql.reserve, scope).pipe(Effect.onError(() => Scope.close(scope, Exit.void)))
+    const session: Session = { conn, scope, pid: undefined, started: undefined, clean: false }
+    const ended = Effect.suspend(() => (session.pid === undefined ? Effect.void : endSession(sql, session.pid, session.started ?? "")))
+    const unlocked = ranWithin(3)(execute(conn, sql`SELECT pg_advisory_unlock_all()`))
+    yield* Scope.addFinalizer(scope, Effect.suspend(() =>
+      session.clean ? Effect.void : Effect.flatMap(unlocked, (ok) => (ok ? Effect.void : ended))))
+    return session
+  })
+
+/** Closes a session known to hold nothing. */
+export const closeClean = (session: Session) => Effect.suspend(() => ((session.clean = true), Scope.close(session.scope, Exit.void)))
+
+/** Tries the lock on a session reserved in a scope of its own, forked from `parent`, which gives it back as it closes. */
 const attempt = (namespace: string, key: string, parent: Scope.Scope) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const scope = yield* Scope.fork(parent, ExecutionStrategy.sequential)
-    const taken = Effect.gen(function*() {
-      const conn = yield* Scope.extend(sql.reserve, scope)
-      const [text, params] = sql`SELECT pg_try_advisory_lock(hashtext(${namespace}), hashtext(${key})) AS locked, ${sql.literal(SESSION_IDENTITY)}`.compile()
-      const rows = yield* conn.execute(text, params, undefined)
-      const { locked, pid, started } = yield* Schema.decodeUnknown(Locked)(rows[0]).pipe(Effect.orDie)
-      if (!locked) return false
-      const [unlock, unlockParams] = sql`SELECT pg_advisory_unlock(hashtext(${namespace}), hashtext(${key})) AS unlocked`.compile()
-      const unlocked = conn.execute(unlock, unlockParams, undefined).pipe(
-        Effect.flatMap((answer) => Schema.decodeUnknown(Unlocked)(answer[0])),
-        Effect.map((u) => u.unlocked),
-        Effect.orElseSucceed(() => false),
-        atMost(Duration.seconds(3)),
-        Effect.map(Option.getOrElse(() => false))
-      )
-      yield* Scope.addFinalizer(scope, Effect.flatMap(unlocked, (ok) => (ok ? Effect.void : endSession(sql, pid, started))))
-      return true
-    })
-    return yield* taken.pipe(Effect.tap((held) => (held ? Effect.void : Scope.close(scope, Exit.void))), Effect.onError(() => Scope.close(scope, Exit.void)))
+    const session = yield* openSession(sql, parent)
+    const { locked, pid, started } = yield* execute(session.conn, sql`
+      SELECT pg_try_advisory_lock(hashtext(${namespace}), hashtext(${key})) AS locked, ${sql.literal(SESSION_IDENTITY)}`).pipe(
+      Effect.flatMap((rows) => Effect.orDie(Schema.decodeUnknown(Locked)(rows[0]))),
+      Effect.onError(() => Scope.close(session.scope, Exit.void)))
+    session.pid = pid
+    session.started = started
+    if (!locked) yield* closeClean(session)
+    return locked
   })
 
 /**

@@ -1,9 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { Connection } from "@effect/sql/SqlConnection"
 import type { SqlError } from "@effect/sql/SqlError"
-import type { Statement } from "@effect/sql/Statement"
 import { Duration, Effect, ExecutionStrategy, Exit, Option, Schema, Scope } from "effect"
-import { endSession, SESSION_IDENTITY, SessionIdentity } from "./advisory-lock.js"
+import { closeClean, execute, openSession, ranWithin, type Session, SESSION_IDENTITY, SessionIdentity } from "./advisory-lock.js"
 import { LEASE_TTL_SECONDS, type LeaseView, makeLeases, type StillHolder } from "./lease.js"
 import { atMost } from "./reconnect.js"
 
@@ -43,47 +41,6 @@ const BeginRow = Schema.Struct({
   ...SessionIdentity
 })
 const RetakeRow = Schema.Struct({ locked: Schema.NullOr(Schema.Boolean), ...SessionIdentity })
-
-interface Session {
-  readonly conn: Connection
-  readonly scope: Scope.CloseableScope
-  pid: number | undefined
-  started: string | undefined
-  /** It holds no advisory lock: its scope gives the connection back as it is. */
-  clean: boolean
-}
-
-/** A statement on the session's connection, traced as the pool's statements are. */
-const execute = (conn: Connection, statement: Statement<unknown>) => {
-  const [text, params] = statement.compile()
-  return conn.execute(text, params, undefined).pipe(
-    Effect.withSpan("sql.execute", { kind: "client", attributes: { "db.operation.name": "execute", "db.query.text": text } }))
-}
-
-/** Whether `effect` (a statement on a session) succeeded within `seconds`: an error or no answer is false. */
-const ranWithin = (seconds: number) => (effect: Effect.Effect<unknown, unknown>) =>
-  effect.pipe(Effect.as(true), Effect.orElseSucceed(() => false), atMost(Duration.seconds(seconds)), Effect.map(Option.getOrElse(() => false)))
-
-/**
- * A connection reserved in a scope of its own. Session-level advisory locks outlive the transaction that took them
- * (even one rolled back): unless the session is known clean, closing the scope unlocks them all before the
- * connection goes back to the pool, and ends the session when that fails (a loaded machine, a run interrupted
- * mid-statement), so that no pooled connection holds a store's lock; PostgreSQL unlocks a session that dies.
- */
-const openSession = (sql: SqlClient.SqlClient, home: Scope.Scope) =>
-  Effect.gen(function*() {
-    const scope = yield* Scope.fork(home, ExecutionStrategy.sequential)
-    const conn = yield* Scope.extend(sql.reserve, scope).pipe(Effect.onError(() => Scope.close(scope, Exit.void)))
-    const session: Session = { conn, scope, pid: undefined, started: undefined, clean: false }
-    const ended = Effect.suspend(() => (session.pid === undefined ? Effect.void : endSession(sql, session.pid, session.started ?? "")))
-    const unlocked = ranWithin(3)(execute(conn, sql`SELECT pg_advisory_unlock_all()`))
-    yield* Scope.addFinalizer(scope, Effect.suspend(() =>
-      session.clean ? Effect.void : Effect.flatMap(unlocked, (ok) => (ok ? Effect.void : ended))))
-    return session
-  })
-
-/** Closes a session known to hold nothing. */
-const closeClean = (session: Session) => Effect.suspend(() => ((session.clean = true), Scope.close(session.scope, Exit.void)))
 
 /**
  * A run's start (sync.begin_run) on a connection reserved for the caller's scope, which keeps the run's advisory

@@ -1,6 +1,7 @@
-// A store's run lock is a session-level advisory lock on a pooled connection (src/warehouse/advisory-lock.ts). When
-// its unlock fails (a loaded machine, a run interrupted mid-statement), the session must not go back to the pool
-// holding it: every later run of the store would wait for it and be skipped until that connection closed.
+// A session-level advisory lock is held on a reserved pooled connection (src/warehouse/advisory-lock.ts), which gives
+// its locks back (pg_advisory_unlock_all) as its scope closes. When that unlock fails (a loaded machine, a run
+// interrupted mid-statement), the session must not go back to the pool holding it: every later run of the store
+// would wait for it and be skipped until that connection closed.
 import { randomBytes } from "node:crypto"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, ManagedRuntime, Redacted } from "effect"
@@ -17,7 +18,7 @@ describe("an advisory lock whose unlock fails", () => {
     db = await freshDatabase()
     await sqlRows(db.url, `CREATE ROLE ${role} LOGIN PASSWORD 'lock-test'`)
     // The role may take advisory locks but not give them back in this database.
-    await sqlRows(db.url, "REVOKE EXECUTE ON FUNCTION pg_advisory_unlock(integer, integer) FROM PUBLIC")
+    await sqlRows(db.url, "REVOKE EXECUTE ON FUNCTION pg_advisory_unlock_all() FROM PUBLIC")
   }, 60_000)
   afterAll(async () => {
     await db?.drop()
