@@ -6,7 +6,7 @@ import { Duration, Effect, ExecutionStrategy, Exit, Option, Schema, Scope } from
 import { atMost } from "./reconnect.js"
 
 /** The session's pid and start, selected: its start tells it from a later session given the same pid. */
-export const SESSION_IDENTITY = "pg_backend_pid() AS pid, (SELECT backend_start::text FROM pg_stat_activity WHERE pid = pg_backend_pid()) AS started"
+export const SESSION_IDENTITY = "pg_backend_pid() AS pid, (SELECT backend_start::text FROM pg_stat_get_activity(pg_backend_pid())) AS started"
 /** The fields SESSION_IDENTITY selects. */
 export const SessionIdentity = { pid: Schema.Number, started: Schema.String }
 

@@ -21,6 +21,13 @@ const types = {
 }
 
 /**
+ * How long an idle connection stays open. A new session costs both sides a SCRAM exchange, the server a backend with
+ * cold caches, and every statement its parse and plans again; pg's default (10 s) closed a worker's connections
+ * between one store's sync and the next. Long-running hosts use theirs again well within this.
+ */
+const IDLE_MS = 5 * 60_000
+
+/**
  * A pool of `max` connections to `url` whose clients keep their statements prepared (PreparedClient), checked with a
  * first `SELECT 1` within 5 s (as PgClient.make does), ended with the scope.
  */
@@ -28,7 +35,7 @@ const pool = (url: Redacted.Redacted<string>, max: number) =>
   Effect.acquireRelease(
     Effect.suspend(() => {
       const created = new pg.Pool({
-        connectionString: Redacted.value(url), max, types, application_name: "shopsync", Client: PreparedClient
+        connectionString: Redacted.value(url), max, types, application_name: "shopsync", Client: PreparedClient, idleTimeoutMillis: IDLE_MS
       })
       created.on("error", () => {})
       return Effect.tryPromise({

@@ -1,7 +1,9 @@
 -- analytics.refresh_daily_totals(store): stores the sums of a store's dirty days in analytics.daily_totals and
 -- forgets those days; the sync runs it at the end of each run. A day a concurrent write notes after the dirty
 -- rows were taken stays dirty for the next run. Returns how many days it stored.
-CREATE OR REPLACE FUNCTION analytics.refresh_daily_totals(p_store text) RETURNS integer LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION analytics.refresh_daily_totals(p_store text) RETURNS integer LANGUAGE plpgsql
+-- Planned once per session: see the comment of migration 028.
+SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
   days date[];
 BEGIN

@@ -12,7 +12,9 @@ CREATE OR REPLACE FUNCTION sync.begin_run(
   p_store text, p_command text, p_streams text[], p_still_run bigint, p_still_beat bigint, p_ttl double precision,
   OUT got_lock boolean, OUT run_id bigint, OUT days_dirty boolean, OUT leases_held text[],
   OUT lease_holder bigint, OUT lease_beat bigint, OUT lease_age double precision, OUT lease_running boolean)
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql
+-- Planned once per session: see the comment of migration 028.
+SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
   v_key integer := hashtext(p_store);
   v_resources boolean;

@@ -6,7 +6,9 @@
 -- ended unless it still holds a live lease. Returns the locks claimed. One round trip where a loop over the locks
 -- took eight.
 CREATE OR REPLACE FUNCTION sync.claim_leases(p_store text, p_locks text[], p_still_run bigint, p_still_beat bigint, p_ttl double precision)
-RETURNS text[] LANGUAGE plpgsql AS $$
+RETURNS text[] LANGUAGE plpgsql
+-- Planned once per session: see the comment of migration 028.
+SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
   v_lock text;
   v_holder bigint;
