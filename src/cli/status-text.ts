@@ -1,7 +1,7 @@
 import type { OutboxCounts, OutboxProblem } from "../contacts/outbox.js"
 import type { LastReconciliation } from "../sync/reconcile/record.js"
 import type { KnownStore, RecentRun } from "../sync/runs.js"
-import type { StreamStatus } from "../sync/state.js"
+import type { StreamStatus } from "../sync/stream-status.js"
 import type { HeldRow } from "../warehouse/quarantine.js"
 import { formatTable } from "../jobs/table.js"
 

@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
 import { CATALOGUE, STATE_ROWS, STREAMS } from "../sync/catalogue.js"
-import { type StreamStatus, SyncState, type Unavailable } from "../sync/state.js"
+import { SyncState, type Unavailable } from "../sync/state.js"
+import type { StreamStatus } from "../sync/stream-status.js"
 
 /** The table whose live rows count for each state row: the streams', then their trash listings' and deletions checks'. */
 const TABLES: Readonly<Record<string, string>> = {
