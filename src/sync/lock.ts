@@ -67,7 +67,7 @@ const attempt = (storeId: string, options: LockOptions, still: Option.Option<Sti
       }
       case "Started": {
         const run = yield* options.record({ id: begun.run, dirtyDays: begun.dirtyDays })
-        return { _tag: "Got", run, session: begun.session, both: begun.locks.includes(RESOURCES) } as Attempt
+        return { _tag: "Got", run, session: begun.session, both: (yield* begun.session.locks).includes(RESOURCES) } as Attempt
       }
     }
   })

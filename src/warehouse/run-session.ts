@@ -27,7 +27,7 @@ export type Begun =
   | { readonly _tag: "Busy" }
   /** The advisory lock was free but not the sales lease: the lease as found, nothing recorded. */
   | { readonly _tag: "Leased"; readonly lease: LeaseView }
-  | { readonly _tag: "Started"; readonly run: number; readonly dirtyDays: boolean; readonly locks: ReadonlyArray<string>; readonly session: RunSession }
+  | { readonly _tag: "Started"; readonly run: number; readonly dirtyDays: boolean; readonly session: RunSession }
 
 const BeginRow = Schema.Struct({
   got_lock: Schema.Boolean,
@@ -70,7 +70,7 @@ export const beginRun = (storeId: string, run: { readonly command: string; reado
       return yield* Effect.as(closeClean(first), { _tag: "Leased", lease } as Begun)
     }
     const session = yield* keep(sql, storeId, row.run_id, row.leases_held ?? [SALES], first, home, parent)
-    return { _tag: "Started", run: row.run_id, dirtyDays: row.days_dirty === true, locks: row.leases_held ?? [SALES], session } as Begun
+    return { _tag: "Started", run: row.run_id, dirtyDays: row.days_dirty === true, session } as Begun
   })
 
 /** The session of a started run: its locks, kept until the caller's scope ends, and given back then. */
