@@ -22,8 +22,8 @@ const types = {
 
 /**
  * How long an idle connection stays open. A new session costs both sides a SCRAM exchange, the server a backend with
- * cold caches, and every statement its parse and plans again; pg's default (10 s) closed a worker's connections
- * between one store's sync and the next. Long-running hosts use theirs again well within this.
+ * cold caches, and every statement its parse and plans again (the session alone: about 6 ms of CPU on each side).
+ * With pg's default of 10 s, a host whose syncs are more than 10 s apart opened new sessions for every sync.
  */
 const IDLE_MS = 5 * 60_000
 
