@@ -3,13 +3,12 @@
 // heartbeat around the TTL or none, a holder watched standing still or not) must get the same answer from both, and a
 // claim must fence out and retire exactly the holders it took the leases from.
 import fc from "fast-check"
-import { Effect, ManagedRuntime, Option, Redacted } from "effect"
+import { Effect, Option } from "effect"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { pgLayer } from "../../src/warehouse/database.js"
 import { isFree, LEASE_TTL_SECONDS, makeLeases, type StillHolder } from "../../src/warehouse/lease.js"
-import { migrate } from "../../src/warehouse/migrate.js"
-import { freshDatabase, sqlRows } from "../support/database.js"
+import { sqlRows } from "../support/database.js"
+import { type MigratedDatabase, migratedDatabase } from "../support/migrated.js"
 
 interface Holder {
   readonly status: "running" | "succeeded" | "failed"
@@ -26,17 +25,11 @@ const holder = fc.record({
 })
 
 describe("sync.claim_leases against isFree", () => {
-  let db: Awaited<ReturnType<typeof freshDatabase>>
-  let runtime: ManagedRuntime.ManagedRuntime<SqlClient.SqlClient, unknown>
+  let db: MigratedDatabase
   beforeAll(async () => {
-    db = await freshDatabase()
-    runtime = ManagedRuntime.make(pgLayer(Redacted.make(db.url), 2))
-    await runtime.runPromise(migrate)
+    db = await migratedDatabase(2)
   }, 60_000)
-  afterAll(async () => {
-    await runtime?.dispose()
-    await db?.drop()
-  })
+  afterAll(() => db?.close())
 
   let n = 0
   /** A store whose two leases (sync, resources) are held as `leases` say (undefined: no holder). */
@@ -77,7 +70,7 @@ describe("sync.claim_leases against isFree", () => {
         const claimed = row!.claimed
         return { expected, claimed, watched }
       })
-      const { expected, claimed } = await runtime.runPromise(check)
+      const { expected, claimed } = await db.runtime.runPromise(check)
       expect([...claimed]).toEqual(expected)
       const after = await sqlRows<{ lock: string; holder: string | null }>(db.url, "SELECT lock, holder::text FROM sync.run_leases WHERE store_id = $1 ORDER BY lock DESC", [store])
       const holders = new Map(after.map((l) => [l.lock, l.holder === null ? null : Number(l.holder)]))

@@ -3,26 +3,19 @@
 // per session (migration 028: with their arrays' lengths known, PostgreSQL's custom plans always looked cheaper, so
 // it planned their statements at every call, a third of the server's planning time in the workers' benchmark).
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Effect, ManagedRuntime, Redacted } from "effect"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { pgLayer } from "../../src/warehouse/database.js"
-import { migrate } from "../../src/warehouse/migrate.js"
-import { freshDatabase, sqlRows } from "../support/database.js"
+import { sqlRows } from "../support/database.js"
+import { type MigratedDatabase, migratedDatabase } from "../support/migrated.js"
 
 describe("plans and sessions a sync reuses", () => {
-  let db: Awaited<ReturnType<typeof freshDatabase>>
-  let runtime: ManagedRuntime.ManagedRuntime<SqlClient.SqlClient, unknown>
+  let db: MigratedDatabase
   beforeAll(async () => {
-    db = await freshDatabase()
-    runtime = ManagedRuntime.make(pgLayer(Redacted.make(db.url), 1))
-    await runtime.runPromise(migrate)
+    db = await migratedDatabase(1)
   }, 60_000)
-  afterAll(async () => {
-    await runtime?.dispose()
-    await db?.drop()
-  })
+  afterAll(() => db?.close())
 
-  const backendPid = () => runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`))
+  const backendPid = () => db.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`))
 
   it("keeps an idle connection open past pg's default of 10 s", async () => {
     const [before] = await backendPid()

@@ -1,29 +1,22 @@
 // A run starts with one statement on a connection it keeps for its locks (src/warehouse/run-session.ts). Session-level
 // advisory locks outlive the transaction that took them, even one rolled back: whatever way a start or an end goes,
 // no connection may go back to the pool holding a store's lock, or every later run of that store would be skipped.
-import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, ManagedRuntime, Option, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { pgLayer } from "../../src/warehouse/database.js"
-import { migrate } from "../../src/warehouse/migrate.js"
 import { beginRun, SALES } from "../../src/warehouse/run-session.js"
-import { freshDatabase, sqlRows } from "../support/database.js"
+import { sqlRows } from "../support/database.js"
+import { type MigratedDatabase, migratedDatabase } from "../support/migrated.js"
 
 const RUN = { command: "sync", streams: ["orders"] }
 
 describe("a run's lock session", () => {
-  let db: Awaited<ReturnType<typeof freshDatabase>>
   // One connection: a lock left on it would be seen by the next statement the pool serves.
-  let runtime: ManagedRuntime.ManagedRuntime<SqlClient.SqlClient, unknown>
+  let db: MigratedDatabase
   beforeAll(async () => {
-    db = await freshDatabase()
-    runtime = ManagedRuntime.make(pgLayer(Redacted.make(db.url), 1))
-    await runtime.runPromise(migrate)
+    db = await migratedDatabase(1)
   }, 60_000)
-  afterAll(async () => {
-    await runtime?.dispose()
-    await db?.drop()
-  })
+  afterAll(() => db?.close())
 
   /** The advisory locks held in the database, by any session. */
   const advisoryLocks = () =>
@@ -36,12 +29,12 @@ describe("a run's lock session", () => {
     // The run's row cannot be written: begin_run fails after its two pg_try_advisory_lock calls.
     await sqlRows(db.url, `CREATE FUNCTION refuse_run() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$;
       CREATE TRIGGER refuse_run BEFORE INSERT ON sync.runs FOR EACH ROW WHEN (NEW.store_id = 'broken') EXECUTE FUNCTION refuse_run()`)
-    const failed = await runtime.runPromise(Effect.scoped(beginRun("broken", RUN, Option.none())).pipe(Effect.flip))
+    const failed = await db.runtime.runPromise(Effect.scoped(beginRun("broken", RUN, Option.none())).pipe(Effect.flip))
     expect(String((failed as { cause?: unknown }).cause)).toContain("refused")
     expect(await advisoryLocks()).toBe(0)
     // The pool's one connection serves the next start, which gets the locks.
     await sqlRows(db.url, "DROP TRIGGER refuse_run ON sync.runs")
-    const started = await runtime.runPromise(Effect.scoped(Effect.flatMap(beginRun("broken", RUN, Option.none()), (b) =>
+    const started = await db.runtime.runPromise(Effect.scoped(Effect.flatMap(beginRun("broken", RUN, Option.none()), (b) =>
       Effect.map(Effect.promise(advisoryLocks), (n) => ({ tag: b._tag, locksWhileRunning: n })))))
     expect(started).toEqual({ tag: "Started", locksWhileRunning: 2 })
     expect(await advisoryLocks()).toBe(0)
@@ -53,7 +46,7 @@ describe("a run's lock session", () => {
     await other.connect()
     try {
       await other.query("SELECT pg_advisory_lock(hashtext('shopsync:sync'), hashtext('held'))")
-      const begun = await runtime.runPromise(Effect.scoped(beginRun("held", RUN, Option.none())))
+      const begun = await db.runtime.runPromise(Effect.scoped(beginRun("held", RUN, Option.none())))
       expect(begun._tag).toBe("Busy")
       expect(await advisoryLocks()).toBe(1)
       expect(await sqlRows(db.url, "SELECT id FROM sync.runs WHERE store_id = 'held'")).toEqual([])
@@ -65,7 +58,7 @@ describe("a run's lock session", () => {
   it("a lease whose holder's heartbeat moves: the lease as found, the locks given back at once, no row recorded", async () => {
     const [holder] = await sqlRows<{ id: string }>(db.url, "INSERT INTO sync.runs (store_id, command, streams, heartbeat_at) VALUES ('leased', 'sync', '{}', now()) RETURNING id")
     await sqlRows(db.url, "INSERT INTO sync.run_leases (store_id, lock, holder) VALUES ('leased', 'sync', $1)", [holder!.id])
-    const begun = await runtime.runPromise(Effect.scoped(Effect.flatMap(beginRun("leased", RUN, Option.none()), (b) =>
+    const begun = await db.runtime.runPromise(Effect.scoped(Effect.flatMap(beginRun("leased", RUN, Option.none()), (b) =>
       Effect.map(Effect.promise(advisoryLocks), (n) => ({ begun: b, locks: n })))))
     expect(begun.locks).toBe(0)
     expect(begun.begun._tag === "Leased" && { holder: begun.begun.lease.holder, running: begun.begun.lease.running }).toEqual({ holder: Number(holder!.id), running: true })
