@@ -94,7 +94,6 @@ export const makeLiveRows = Effect.gen(function*() {
       ids(sql`SELECT id FROM ${inRange(table, from, to)}`),
     markDeleted: (table: StampedTable, deleted: ReadonlyArray<number>): Effect.Effect<void, SqlError> =>
       fenced(sql)(markDeleted(sql, storeId, table, deleted)),
-    customerIds: ids(sql`SELECT id FROM store.customers WHERE store_id = ${storeId} AND deleted_at IS NULL`),
     /** The highest customer id the warehouse has seen (deleted ones included); null when none. */
     lastCustomerId: sql`SELECT max(id)::bigint AS at FROM store.customers WHERE store_id = ${storeId}`.pipe(
       Effect.flatMap(Schema.decodeUnknown(Start)), Effect.orDie, Effect.map((rows) => rows[0]?.at ?? null)),

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { manualClock } from "../../src/simulator/store/index.js"
+import { SeenIds } from "../../src/sync/seen-ids.js"
+import { unseenCustomers } from "../../src/sync/streams/customers.js"
 import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
 import { ms } from "../support/scenarios.js"
 
@@ -75,5 +77,25 @@ describe("the customers full scan", () => {
     expect(summary!.streams.find((s) => s.stream === "customers")!.rows).toBe(1)
     const [row] = await h.rows<{ email: string }>("SELECT email FROM store.customers WHERE store_id = $1 AND id = $2", [STORE_ID, fresh.id])
     expect(row?.email).toBe("new.registration@example.com")
+  })
+
+  it("marks deleted the customers the store no longer lists, and those alone", async () => {
+    const gone = [h.sim.state.customers[5]!, h.sim.state.customers[200]!]
+    for (const c of gone) h.sim.state.deleteCustomer(c.id, undefined)
+    clock.advance(60_000)
+    const summary = await h.sync({ streams: ["customers"] })
+    expect(summary!.streams.find((s) => s.stream === "customers")!.deleted).toBe(2)
+    const live = await syncedAt(h)
+    expect(gone.filter((c) => live.has(c.id))).toEqual([])
+    expect([...live.keys()].sort((a, b) => a - b)).toEqual(h.sim.state.customers.map((c) => c.id).sort((a, b) => a - b))
+  })
+
+  it("finds the live customers a scan did not see a chunk at a time, the chunks' edges included", async () => {
+    const ids = [...(await syncedAt(h)).keys()].sort((a, b) => a - b)
+    // The first, one on the edge of the second chunk of 7, one inside a later chunk, the last.
+    const unseen = [ids[0]!, ids[13]!, ids[100]!, ids.at(-1)!]
+    const seen = new SeenIds()
+    for (const id of [...ids].reverse()) if (!unseen.includes(id)) seen.add(id)
+    for (const chunk of [7, 1, ids.length, ids.length + 1]) expect(await h.run(unseenCustomers(seen, chunk))).toEqual(unseen)
   })
 })

@@ -7,6 +7,7 @@ import { LiveRows } from "../../warehouse/live-rows.js"
 import { Loader } from "../../warehouse/loader.js"
 import { mayHoldNul, type Screened, screener } from "../../warehouse/screen.js"
 import type { RunContext } from "../context.js"
+import { SeenIds } from "../seen-ids.js"
 import { SyncState } from "../state.js"
 import { existsOrNotFound } from "./orders.js"
 import { heldBefore, retryQuarantined } from "./quarantined.js"
@@ -73,9 +74,8 @@ export const syncCustomers = (ctx: RunContext, ordersEnded: Effect.Effect<void>)
     }
     const scanned = yield* fullScan(ctx)
     const rows = scanned.rows + (yield* retry).length
-    const seen = scanned.seen
     const live = yield* LiveRows
-    const gone = (yield* live.customerIds).filter((id) => !seen.has(id))
+    const gone = yield* unseenCustomers(scanned.seen)
     const deleted: number[] = []
     for (const id of gone) if (!(yield* existsOrNotFound(`${PATH}/${id}`))) deleted.push(id)
     if (deleted.length > 0) yield* live.markDeleted("customers", deleted)
@@ -92,7 +92,7 @@ export const syncCustomers = (ctx: RunContext, ordersEnded: Effect.Effect<void>)
 const fullScan = (ctx: RunContext) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
-    const seen = new Set<number>()
+    const seen = new SeenIds()
     let rows = 0
     const scanPage = (page: number) =>
       readPage({ orderby: "id", order: "asc", per_page: store.perPage, page }).pipe(
@@ -114,6 +114,25 @@ const fullScan = (ctx: RunContext) =>
       yield* Effect.logInfo(`customers: the customer count changed during the scan; scanning again (pass ${pass + 1})`)
     }
     return { rows, seen }
+  })
+
+/** Live customers the warehouse reads at a time when it looks for those a full scan did not see. */
+const UNSEEN_CHUNK = 10_000
+
+/**
+ * The warehouse's live customers a full scan did not see (deleted from the store, or registered since), read in id
+ * order a chunk at a time: memory stays flat whatever the number of customers.
+ */
+export const unseenCustomers = (seen: SeenIds, chunk = UNSEEN_CHUNK) =>
+  Effect.gen(function*() {
+    const live = yield* LiveRows
+    const unseen: number[] = []
+    for (let after: string | null = null; ;) {
+      const keys: ReadonlyArray<string> = yield* live.parentsAfter("customers", after, chunk, null, null)
+      for (const key of keys) if (!seen.has(Number(key))) unseen.push(Number(key))
+      if (keys.length < chunk) return unseen
+      after = keys[keys.length - 1]!
+    }
   })
 
 /**

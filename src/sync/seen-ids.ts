@@ -1,0 +1,36 @@
+/**
+ * The integer ids a scan saw, 8 bytes each: a full scan of a store's customers holds every id it saw until it
+ * compares them with the warehouse's, and a Set of 200,000 numbers took several times that (with the warehouse's ids
+ * read whole beside it, 45 MB of peak RSS at 200,000 customers). Sorted once, when first asked.
+ */
+export class SeenIds {
+  private ids = new Float64Array(1024)
+  private size = 0
+  private sorted = true
+
+  add(id: number): void {
+    if (this.size === this.ids.length) {
+      const grown = new Float64Array(this.ids.length * 2)
+      grown.set(this.ids)
+      this.ids = grown
+    }
+    if (this.size > 0 && id < this.ids[this.size - 1]!) this.sorted = false
+    this.ids[this.size++] = id
+  }
+
+  has(id: number): boolean {
+    if (!this.sorted) {
+      this.ids.subarray(0, this.size).sort()
+      this.sorted = true
+    }
+    let [low, high] = [0, this.size - 1]
+    while (low <= high) {
+      const middle = (low + high) >>> 1
+      const at = this.ids[middle]!
+      if (at === id) return true
+      if (at < id) low = middle + 1
+      else high = middle - 1
+    }
+    return false
+  }
+}
