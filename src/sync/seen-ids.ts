@@ -23,14 +23,19 @@ export class SeenIds {
       this.ids.subarray(0, this.size).sort()
       this.sorted = true
     }
-    let [low, high] = [0, this.size - 1]
-    while (low <= high) {
-      const middle = (low + high) >>> 1
-      const at = this.ids[middle]!
-      if (at === id) return true
-      if (at < id) low = middle + 1
-      else high = middle - 1
-    }
-    return false
+    return indexOfId(this.ids, this.size, id) >= 0
   }
+}
+
+/** Where `id` is among the first `length` of `ids` (sorted ascending), or -1. */
+export const indexOfId = (ids: Float64Array, length: number, id: number): number => {
+  let [low, high] = [0, length - 1]
+  while (low <= high) {
+    const middle = (low + high) >>> 1
+    const at = ids[middle]!
+    if (at === id) return middle
+    if (at < id) low = middle + 1
+    else high = middle - 1
+  }
+  return -1
 }

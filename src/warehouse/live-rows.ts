@@ -130,11 +130,12 @@ export const makeLiveRows = Effect.gen(function*() {
     /** A parent's complete child list was read: its children missing from `present` are gone. */
     markMissingChildren: (table: "refunds" | "product_variations", parentId: number, present: ReadonlyArray<number>): Effect.Effect<void, SqlError> =>
       fenced(sql)(markMissingChildren(sql, storeId, table, parentId, present)),
-    /** Every live row of `table` with its date and trash status, for a reconciliation. */
-    stamps: (table: StampedTable): Effect.Effect<ReadonlyArray<Stamp>, SqlError> =>
+    /** Up to `limit` live rows of `table` after id `after`, in id order, with their date and trash status: a reconciliation reads them a chunk at a time. */
+    stampsAfter: (table: StampedTable, after: number, limit: number): Effect.Effect<ReadonlyArray<Stamp>, SqlError> =>
       sql`SELECT id, extract(epoch FROM ${sql(STAMPED[table].at)})::bigint AS at,
                  ${STAMPED[table].trash ? sql`coalesce(status = 'trash', false)` : sql`false`} AS trash
-          FROM ${sql(`store.${table}`)} WHERE store_id = ${storeId} AND deleted_at IS NULL`.pipe(
+          FROM ${sql(`store.${table}`)} WHERE store_id = ${storeId} AND deleted_at IS NULL AND id > ${after}
+          ORDER BY id LIMIT ${limit}`.pipe(
         Effect.flatMap(Schema.decodeUnknown(Stamps)), Effect.orDie),
     /** Stores without GET /refunds: the orders whose refund lists must be read (see the script). */
     ordersWithRefundsToRead: (fullPass: boolean): Effect.Effect<ReadonlyArray<number>, SqlError> =>

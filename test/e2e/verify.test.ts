@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { manualClock, type StoreState } from "../../src/simulator/store/index.js"
-import { RESOURCES, type ResourceName } from "../../src/sync/reconcile/resources.js"
+import { heldRows } from "../../src/sync/reconcile/reconcile.js"
+import { RESOURCES, type ResourceName, SPECS } from "../../src/sync/reconcile/resources.js"
 import { runVerify } from "../../src/sync/reconcile/verify.js"
 import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
 import { ms, warehouseOrders } from "../support/scenarios.js"
@@ -110,5 +111,13 @@ describe("verify: the store's ids and dates against the warehouse's live rows", 
     const quiet = await h.sync({ verifyHours: 24 })
     expect(quiet?.drift).toBeUndefined()
     expect(await h.requests() - before).toBeLessThan(20)
+  })
+
+  it("reads the warehouse's live rows a chunk at a time, the chunks' edges included", async () => {
+    const all = await h.rows<{ id: number; at: number; trash: boolean }>(
+      `SELECT id::int AS id, extract(epoch FROM date_modified)::int AS at, status = 'trash' AS trash
+       FROM store.orders WHERE store_id = $1 AND deleted_at IS NULL ORDER BY id`, [STORE_ID])
+    expect(all.filter((r) => r.trash).length).toBeGreaterThan(0)
+    for (const chunk of [7, 1, all.length, all.length + 1]) expect([...(await h.run(heldRows(SPECS.orders, chunk))).values()]).toEqual(all)
   })
 })

@@ -1,7 +1,12 @@
 import type { Listed } from "./listing.js"
 
-/** A live row of the warehouse as the comparison sees it (the same shape as a listed row). */
-export type Held = Listed
+/** One side's rows by id (the warehouse's live rows have a listed row's shape): a StampTable, or a Map. */
+export interface RowsById {
+  readonly get: (id: number) => Listed | undefined
+  readonly has: (id: number) => boolean
+  readonly values: () => Iterable<Listed>
+  readonly keys: () => Iterable<number>
+}
 
 /** What differs between the store's listing and the warehouse's live rows. */
 export interface Differences {
@@ -21,8 +26,8 @@ const byId = (a: number, b: number) => a - b
  * gone whatever its date: the store's listings are read whole, so a row they lack is not a later change.
  */
 export const compare = (
-  store: ReadonlyMap<number, Listed>,
-  warehouse: ReadonlyMap<number, Held>,
+  store: RowsById,
+  warehouse: RowsById,
   upper: number,
   dates = true
 ): Differences => {

@@ -2,6 +2,7 @@ import { Effect, Schema } from "effect"
 import { type QueryParams, StoreClient } from "../../store-client/client.js"
 import type { StoreError } from "../../store-client/errors.js"
 import { fromApiGmt } from "../time.js"
+import { StampTable } from "./stamp-table.js"
 
 /** What a listing tells of one row: its id, its date (epoch second; null when the store gives none), whether it is trash. */
 export interface Listed {
@@ -36,43 +37,57 @@ const MAX_STEPS_BACK = 10
  * overlap by one row: page k starts at the row page k−1 ended with. A row removed before it while the pages are
  * read shifts the rest back, and shows as a page that does not start with that row: then that seam is read again
  * from further back (`seam`) until the row read last is found, so no row that exists throughout is skipped. Rows
- * only added (new ids land at the end) never shift a seam. The pages after the first are read together.
+ * only added (new ids land at the end) never shift a seam. The pages after the first are read together. The rows go
+ * into `rows` (a row listed twice keeps its copy added last).
  */
-export const listAll = (spec: ListingSpec) =>
+export const listAll = (spec: ListingSpec, rows = new StampTable()) =>
   Effect.gen(function*() {
     const store = yield* StoreClient
     const size = store.perPage
-    const rows = new Map<number, Listed>()
+    const add = (items: ReadonlyArray<Row>) => items.forEach((r) => rows.add(toListed(spec, r)))
     const read = (offset: number) =>
       Effect.map(
         store.list(spec.path, { ...spec.params, _fields: fieldsOf(spec), orderby: "id", order: "asc", per_page: size, offset }, Row),
         (page) => ({ items: page.items, total: page.total })
       )
-    const add = (items: ReadonlyArray<Row>) => items.forEach((r) => rows.set(r.id, toListed(spec, r)))
+    // A page's rows go into the table as it comes; only its edges are kept, for the seams.
+    const edges = (offset: number, items: ReadonlyArray<Row>): PageEdges => {
+      add(items)
+      return { offset, first: items[0]?.id, last: items.at(-1)?.id, full: items.length === size }
+    }
     const step = Math.max(1, size - 1)
 
     const first = yield* read(0)
-    add(first.items)
-    if (first.items.length < size) return rows
+    if (first.items.length < size) {
+      add(first.items)
+      return rows
+    }
     const offsets = Array.from({ length: pagesFor(first.total, size) - 1 }, (_, i) => (i + 1) * step)
-    const pages = yield* Effect.forEach(offsets, (offset) => Effect.map(read(offset), (p) => ({ offset, items: p.items })), { concurrency: store.concurrency })
-    const all = [{ offset: 0, items: first.items }, ...pages]
-    all.forEach((p) => add(p.items))
+    const pages = yield* Effect.forEach(offsets, (offset) => Effect.map(read(offset), (p) => edges(offset, p.items)), { concurrency: store.concurrency })
+    const all = [edges(0, first.items), ...pages]
     for (let k = 1; k < all.length; k++) {
-      const before = all[k - 1]!.items
-      if (before.length < size) break
-      const last = before[before.length - 1]!.id
-      const next = all[k]!.items[0]?.id
+      const before = all[k - 1]!
+      if (!before.full) break
+      const last = before.last!
+      const next = all[k]!.first
       // A page that starts after the row its predecessor ended with: rows before it left, and some may be skipped.
       if (next === undefined || next > last) yield* seam(read, add, { path: spec.path, last, until: next ?? Infinity, offset: Math.max(0, all[k]!.offset - step), step, size })
     }
     // The store grew while it was read (or its first total was short): on from the last page while pages come full.
     const tail = all[all.length - 1]!
-    if (tail.items.length === size) {
-      yield* seam(read, add, { path: spec.path, last: tail.items[size - 1]!.id, until: Infinity, offset: tail.offset + step, step, size })
+    if (tail.full) {
+      yield* seam(read, add, { path: spec.path, last: tail.last!, until: Infinity, offset: tail.offset + step, step, size })
     }
     return rows
   })
+
+/** What the seams need of a page read: where it was read from, its first and last ids, whether it came full. */
+interface PageEdges {
+  readonly offset: number
+  readonly first: number | undefined
+  readonly last: number | undefined
+  readonly full: boolean
+}
 
 /** Pages needed to cover `total` rows when consecutive pages share one row. */
 const pagesFor = (total: number, size: number) => (total <= size ? 1 : 1 + Math.ceil((total - size) / Math.max(1, size - 1)))

@@ -1,12 +1,13 @@
 import { Clock, Effect } from "effect"
 import { StoreClient } from "../../store-client/client.js"
-import { LiveRows } from "../../warehouse/live-rows.js"
+import { LiveRows, type Stamp } from "../../warehouse/live-rows.js"
 import { logOutcome } from "../outcome.js"
-import { capped, compare, type Differences, type Held } from "./compare.js"
-import { type Listed, listAll } from "./listing.js"
+import { capped, compare, type Differences } from "./compare.js"
+import { listAll } from "./listing.js"
 import { Reconciliations, type ResourceReport } from "./record.js"
 import { confirmGone, reload } from "./repair.js"
 import { type ResourceName, type ResourceSpec, SPECS } from "./resources.js"
+import { StampTable } from "./stamp-table.js"
 
 /** What a pass is asked to do. */
 export interface PassRequest {
@@ -28,19 +29,37 @@ export interface PassReport {
 /** Rows that differ, whatever the way. */
 export const driftCount = (r: Pick<ResourceReport, "missing" | "stale" | "gone">) => r.missing.length + r.stale.length + r.gone.length
 
-const byId = <A extends { readonly id: number }>(rows: Iterable<A>) => new Map([...rows].map((r) => [r.id, r] as const))
+/** Live rows of the warehouse read at a time: the table of them grows by 17 bytes a row, not by a query's result. */
+const HELD_CHUNK = 10_000
 
-/** Every row of every listing of the resource; a row trashed while they are read keeps the listing read last. */
+/** The warehouse's live rows of the resource, read in id order a chunk at a time. */
+export const heldRows = (spec: ResourceSpec, chunk = HELD_CHUNK) =>
+  Effect.gen(function*() {
+    const live = yield* LiveRows
+    const held = new StampTable()
+    for (let after = -1; ;) {
+      const rows: ReadonlyArray<Stamp> = yield* live.stampsAfter(spec.table, after, chunk)
+      for (const row of rows) held.add(row)
+      if (rows.length < chunk) return held
+      after = rows[rows.length - 1]!.id
+    }
+  })
+
+/** Every row of every listing of the resource, in one table; a row trashed while they are read keeps the listing read last. */
 const listStore = (spec: ResourceSpec) =>
-  Effect.map(Effect.forEach(spec.listings, listAll), (listings) => new Map<number, Listed>(listings.flatMap((rows) => [...rows])))
+  Effect.gen(function*() {
+    const rows = new StampTable()
+    for (const listing of spec.listings) yield* listAll(listing, rows)
+    return rows
+  })
 
 /** The differences once the rows no listing had are each confirmed by their own GET (those still there join the listing). */
-const differences = (spec: ResourceSpec, listed: Map<number, Listed>, held: ReadonlyMap<number, Held>, upper: number) =>
+const differences = (spec: ResourceSpec, listed: StampTable, held: StampTable, upper: number) =>
   Effect.gen(function*() {
     const found = compare(listed, held, upper, spec.dates)
     if (!spec.confirmGone || found.gone.length === 0) return found
     const { still } = yield* confirmGone(spec, found.gone)
-    for (const row of still) listed.set(row.id, row)
+    for (const row of still) listed.add(row)
     return compare(listed, held, upper, spec.dates)
   })
 
@@ -49,13 +68,13 @@ const differences = (spec: ResourceSpec, listed: Map<number, Listed>, held: Read
  * deleted. Returns how many of the differing rows no longer differ, by the warehouse read again (a document the
  * Loader refuses, or one the warehouse holds newer, stays as it was and is not counted).
  */
-const repair = (spec: ResourceSpec, found: Differences, listed: ReadonlyMap<number, Listed>, upper: number) =>
+const repair = (spec: ResourceSpec, found: Differences, listed: StampTable, upper: number) =>
   Effect.gen(function*() {
     const live = yield* LiveRows
     const toLoad = [...found.missing, ...found.stale].map((id) => listed.get(id)!)
     if (toLoad.length > 0) yield* reload(spec, toLoad)
     if (found.gone.length > 0) yield* live.markDeleted(spec.table, found.gone)
-    const after = compare(listed, byId(yield* live.stamps(spec.table)), upper, spec.dates)
+    const after = compare(listed, yield* heldRows(spec), upper, spec.dates)
     const left = new Set([...after.missing, ...after.stale, ...after.gone])
     return [...found.missing, ...found.stale, ...found.gone].filter((id) => !left.has(id)).length
   })
@@ -63,11 +82,10 @@ const repair = (spec: ResourceSpec, found: Differences, listed: ReadonlyMap<numb
 /** Lists, compares and (when asked) repairs one resource. */
 const reconcileResource = Effect.fn("reconcile.resource")(function*(spec: ResourceSpec, request: PassRequest) {
   const store = yield* StoreClient
-  const live = yield* LiveRows
   const t0 = yield* Clock.currentTimeMillis
   const requests0 = yield* store.requestCount
   const listed = yield* listStore(spec)
-  const held = byId(yield* live.stamps(spec.table))
+  const held = yield* heldRows(spec)
   const found = yield* differences(spec, listed, held, request.upper)
   const drift = driftCount(found) > 0
   const repaired = request.repair && drift ? yield* repair(spec, found, listed, request.upper) : 0

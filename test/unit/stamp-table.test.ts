@@ -1,0 +1,35 @@
+// A StampTable answers what a Map of the same rows answers (an id added twice keeps its last copy), its rows in id
+// order, whatever the order they were added in and however reads and additions interleave.
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import type { Listed } from "../../src/sync/reconcile/listing.js"
+import { StampTable } from "../../src/sync/reconcile/stamp-table.js"
+
+const row = fc.record({
+  id: fc.integer({ min: 1, max: 400 }),
+  at: fc.option(fc.integer({ min: 0, max: 2 ** 33 }), { nil: null }),
+  trash: fc.boolean()
+})
+
+describe("StampTable", () => {
+  it("holds what a Map holds, sorted by id", () => {
+    fc.assert(fc.property(fc.array(fc.array(row, { maxLength: 700 }), { minLength: 1, maxLength: 3 }), (batches) => {
+      const table = new StampTable()
+      const map = new Map<number, Listed>()
+      for (const batch of batches) {
+        for (const r of batch) {
+          table.add(r)
+          map.set(r.id, r)
+        }
+        const sorted = [...map.values()].sort((a, b) => a.id - b.id)
+        expect([...table.values()]).toEqual(sorted)
+        expect([...table.keys()]).toEqual(sorted.map((r) => r.id))
+        expect(table.size).toBe(map.size)
+        for (const id of [0, 1, 200, 400, 401, ...batch.slice(0, 10).map((r) => r.id)]) {
+          expect(table.get(id)).toEqual(map.get(id))
+          expect(table.has(id)).toBe(map.has(id))
+        }
+      }
+    }), { numRuns: 150 })
+  })
+})
