@@ -51,6 +51,8 @@ export interface GrowthRun {
   readonly peakRssMb: number
   readonly timeRatio: number
   readonly rssGrowthPercent: number
+  /** `verify` right after that backfill (a reconciliation holds a row of each side per order): its peak RSS and growth. */
+  readonly verify: { readonly seconds: number; readonly peakRssMb: number; readonly rssGrowthPercent: number; readonly cpu: Step["cpu"] }
 }
 
 const verdict = (ok: boolean | undefined) => (ok === undefined ? "not measured" : ok ? "met" : "NOT met")
@@ -91,5 +93,9 @@ export const cpuTargetRows = (f: CpuFigures, cores: number, growth: ReadonlyArra
   ...Object.fromEntries(growth.map((g) => [
     `backfill of ${g.orders} orders: peak RSS < 300 MB, growth < 20%`,
     { value: `${g.peakRssMb} MB, ${g.rssGrowthPercent}% (time ${g.seconds} s, × ${g.timeRatio})`, target: verdict(g.peakRssMb < 300 && g.rssGrowthPercent < 20) }
+  ])),
+  ...Object.fromEntries(growth.map((g) => [
+    `verify after the backfill of ${g.orders} orders: peak RSS < 300 MB, growth < 20%`,
+    { value: `${g.verify.peakRssMb} MB, ${g.verify.rssGrowthPercent}% (${g.verify.seconds} s)`, target: verdict(g.verify.peakRssMb < 300 && g.verify.rssGrowthPercent < 20) }
   ]))
 })

@@ -285,6 +285,8 @@ const main = async () => {
     console.error("plain sync with defaults: first, then no change")
     const plainFirst = summaryOf(await measure(shopsync(["sync", "--no-push"]), onSim, env(db, sim.url)))
     const plainNoChange = summaryOf(await measure(shopsync(["sync", "--no-push"]), onSim, env(db, sim.url)))
+    console.error("verify: the store's ids and dates against the warehouse's")
+    const verify = await measure(shopsync(["verify"]), onSim, env(db, sim.url))
 
     console.error("daily net sales views")
     const views = await timeViews(db)
@@ -314,8 +316,12 @@ const main = async () => {
       try {
         const url = await freshDatabase(`growth${size}`)
         const run = summaryOf(await measure(shopsync(backfill), { postgres, simulator: bigSim.pid }, env(url, bigSim.url)))
-        const rssGrowthPercent = Math.round(((run.peakRssMb - pipeline.peakRssMb) / pipeline.peakRssMb) * 100)
-        growth.push({ orders: size, ...run, timeRatio: Number((run.seconds / pipeline.seconds).toFixed(2)), rssGrowthPercent })
+        const verified = await measure(shopsync(["verify"]), { postgres, simulator: bigSim.pid }, env(url, bigSim.url))
+        const growthOf = (peak: number, base: number) => Math.round(((peak - base) / base) * 100)
+        growth.push({
+          orders: size, ...run, timeRatio: Number((run.seconds / pipeline.seconds).toFixed(2)), rssGrowthPercent: growthOf(run.peakRssMb, pipeline.peakRssMb),
+          verify: { seconds: verified.seconds, peakRssMb: verified.peakRssMb, rssGrowthPercent: growthOf(verified.peakRssMb, verify.peakRssMb), cpu: verified.cpu }
+        })
       } finally {
         bigSim.stop()
       }
@@ -358,6 +364,7 @@ const main = async () => {
       noChangeIncrementalSync: incremental,
       plainFirstSync: plainFirst,
       plainNoChangeSync: plainNoChange,
+      verify: { seconds: verify.seconds, peakRssMb: verify.peakRssMb, cpu: verify.cpu },
       views,
       rate,
       latency250ms: latency.map((l) => ({ ...l, speedupOverConcurrency1: speedup(l.concurrency) })),
@@ -447,6 +454,7 @@ type Result = {
   noChangeIncrementalSync: Run
   plainFirstSync: Run
   plainNoChangeSync: Run
+  verify: { seconds: number; peakRssMb: number; cpu: Cpu }
   views: Record<string, number>
   latency250ms: ReadonlyArray<Run & { concurrency: number; speedupOverConcurrency1: number | undefined }>
   growth: ReadonlyArray<Run & GrowthRun>
@@ -476,7 +484,8 @@ const report = (r: Result) => {
     "no-change, incremental streams": row(r.noChangeIncrementalSync, 0, { requests: r.noChangeIncrementalSync.requests, "run s": r.noChangeIncrementalSync.runSeconds }),
     "plain sync, all streams after the sales": row(r.plainFirstSync, r.plainFirstSync.rows, { requests: r.plainFirstSync.requests, "run s": r.plainFirstSync.runSeconds }),
     "plain sync, no change": row(r.plainNoChangeSync, r.plainNoChangeSync.rows, { requests: r.plainNoChangeSync.requests, "run s": r.plainNoChangeSync.runSeconds }),
-    ...Object.fromEntries(r.growth.map((g) => [`backfill, ${g.orders} orders`, row(g, g.rows, { requests: g.requests })]))
+    "verify (ids and dates, both sides)": row(r.verify, 0),
+    ...Object.fromEntries(r.growth.flatMap((g) => [[`backfill, ${g.orders} orders`, row(g, g.rows, { requests: g.requests })], [`verify, ${g.orders} orders`, row(g.verify, 0)]]))
   })
   if (r.latency250ms.length > 0) {
     console.log("backfill with 250 ms per request")
@@ -487,6 +496,7 @@ const report = (r: Result) => {
   console.table({
     "backfill ≤ 1.25 × max(source, sink)": { value: `${r.ratios.pipelineOverLimit} × (${r.ratios.limitedBy}-bound)`, target: verdict(r.ratios.pipelineOverLimit <= 1.25) },
     "peak RSS < 300 MB": { value: `${Math.max(r.backfill.peakRssMb, r.firstSync.peakRssMb)} MB`, target: verdict(Math.max(r.backfill.peakRssMb, r.firstSync.peakRssMb) < 300) },
+    "verify: peak RSS < 300 MB": { value: `${r.verify.peakRssMb} MB`, target: verdict(r.verify.peakRssMb < 300) },
     "children passes (plain sync after the backfill): peak RSS < 300 MB": { value: `${r.plainFirstSync.peakRssMb} MB, ${r.plainFirstSync.requests} requests`, target: verdict(r.plainFirstSync.peakRssMb < 300) },
     ...cpuTargetRows(r.cpu, r.machine.cores, r.growth),
     "250 ms latency: concurrency 4 ≥ 3.5 × concurrency 1": { value: `${r.ratios.latencyConcurrency4OverConcurrency1 ?? "-"} ×`, target: verdict(r.ratios.latencyConcurrency4OverConcurrency1 === undefined ? undefined : r.ratios.latencyConcurrency4OverConcurrency1 >= 3.5) },
