@@ -1,7 +1,7 @@
 /**
  * The integer ids a scan saw, 8 bytes each: a full scan of a store's customers holds every id it saw until it
  * compares them with the warehouse's, and a Set of 200,000 numbers took several times that (with the warehouse's ids
- * read whole beside it, 45 MB of peak RSS at 200,000 customers). Sorted once, when first asked.
+ * read whole beside it, 45 MB of peak RSS at 200,000 customers). Sorted when asked after ids came out of order.
  */
 export class SeenIds {
   private ids = new Float64Array(1024)

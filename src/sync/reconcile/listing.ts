@@ -58,13 +58,11 @@ export const listAll = (spec: ListingSpec, rows = new StampTable()) =>
     const step = Math.max(1, size - 1)
 
     const first = yield* read(0)
-    if (first.items.length < size) {
-      add(first.items)
-      return rows
-    }
+    const head = edges(0, first.items)
+    if (!head.full) return rows
     const offsets = Array.from({ length: pagesFor(first.total, size) - 1 }, (_, i) => (i + 1) * step)
     const pages = yield* Effect.forEach(offsets, (offset) => Effect.map(read(offset), (p) => edges(offset, p.items)), { concurrency: store.concurrency })
-    const all = [edges(0, first.items), ...pages]
+    const all = [head, ...pages]
     for (let k = 1; k < all.length; k++) {
       const before = all[k - 1]!
       if (!before.full) break
