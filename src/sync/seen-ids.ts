@@ -27,15 +27,19 @@ export class SeenIds {
   }
 }
 
+/** The first index among the first `length` of `ids` (sorted ascending) whose id is above `id` (`length` when none). */
+export const firstAbove = (ids: Float64Array, length: number, id: number): number => {
+  let [low, high] = [0, length]
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (ids[middle]! <= id) low = middle + 1
+    else high = middle
+  }
+  return low
+}
+
 /** Where `id` is among the first `length` of `ids` (sorted ascending), or -1. */
 export const indexOfId = (ids: Float64Array, length: number, id: number): number => {
-  let [low, high] = [0, length - 1]
-  while (low <= high) {
-    const middle = (low + high) >>> 1
-    const at = ids[middle]!
-    if (at === id) return middle
-    if (at < id) low = middle + 1
-    else high = middle - 1
-  }
-  return -1
+  const i = firstAbove(ids, length, id) - 1
+  return i >= 0 && ids[i] === id ? i : -1
 }

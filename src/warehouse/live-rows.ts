@@ -24,6 +24,8 @@ export interface Stamp {
   readonly at: number | null
   readonly trash: boolean
 }
+/** An id bound as a bigint parameter: ±Infinity (no bound) as the column's own extremes. */
+const bigint = (n: number) => (n === Infinity ? "9223372036854775807" : n === -Infinity ? "-9223372036854775808" : n)
 const Stamps = Schema.Array(Schema.Struct({ id: Schema.NumberFromString, at: Schema.NullOr(Schema.NumberFromString), trash: Schema.Boolean }))
 
 /** Tables whose live ids parent another resource. */
@@ -72,6 +74,8 @@ export const makeLiveRows = Effect.gen(function*() {
   /** Rows of `alias` written since run `runId` began (synced_at is the writing transaction's start; the run's row came first). */
   const writtenInRun = (alias: string, runId: number) =>
     sql`${sql(alias)}.synced_at >= (SELECT started_at FROM sync.runs WHERE id = ${runId})`
+  const stampColumns = (table: StampedTable) =>
+    sql`id, extract(epoch FROM ${sql(STAMPED[table].at)})::bigint AS at, ${STAMPED[table].trash ? sql`coalesce(status = 'trash', false)` : sql`false`} AS trash`
   const inRange = (table: DatedTable, from: number, to: number) =>
     sql`${sql(`store.${table}`)} WHERE store_id = ${storeId} AND deleted_at IS NULL
         AND ${sql(DATED[table])} >= to_timestamp(${from}::bigint) AND ${sql(DATED[table])} < to_timestamp(${to}::bigint)`
@@ -130,12 +134,21 @@ export const makeLiveRows = Effect.gen(function*() {
     /** A parent's complete child list was read: its children missing from `present` are gone. */
     markMissingChildren: (table: "refunds" | "product_variations", parentId: number, present: ReadonlyArray<number>): Effect.Effect<void, SqlError> =>
       fenced(sql)(markMissingChildren(sql, storeId, table, parentId, present)),
-    /** Up to `limit` live rows of `table` after id `after`, in id order, with their date and trash status: a reconciliation reads them a chunk at a time. */
-    stampsAfter: (table: StampedTable, after: number, limit: number): Effect.Effect<ReadonlyArray<Stamp>, SqlError> =>
-      sql`SELECT id, extract(epoch FROM ${sql(STAMPED[table].at)})::bigint AS at,
-                 ${STAMPED[table].trash ? sql`coalesce(status = 'trash', false)` : sql`false`} AS trash
-          FROM ${sql(`store.${table}`)} WHERE store_id = ${storeId} AND deleted_at IS NULL AND id > ${after}
+    /**
+     * Up to `limit` live rows of `table` with ids in (`after`, `through`], in id order, with their date and trash
+     * status: a reconciliation reads them a window and a chunk at a time. The bounds are never null (±Infinity: none):
+     * as `$3 IS NULL OR id <= $3`, a generic plan would filter rather than stop the index scan, reading the rest of
+     * the table at every call.
+     */
+    stampsBetween: (table: StampedTable, after: number, through: number, limit: number): Effect.Effect<ReadonlyArray<Stamp>, SqlError> =>
+      sql`SELECT ${stampColumns(table)} FROM ${sql(`store.${table}`)}
+          WHERE store_id = ${storeId} AND deleted_at IS NULL AND id > ${bigint(after)}::bigint AND id <= ${bigint(through)}::bigint
           ORDER BY id LIMIT ${limit}`.pipe(
+        Effect.flatMap(Schema.decodeUnknown(Stamps)), Effect.orDie),
+    /** The live rows of `table` among `rows` (ids), with their date and trash status, in id order. */
+    stampsOf: (table: StampedTable, rows: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<Stamp>, SqlError> =>
+      sql`SELECT ${stampColumns(table)} FROM ${sql(`store.${table}`)}
+          WHERE store_id = ${storeId} AND deleted_at IS NULL AND id = ANY(${rows}::bigint[]) ORDER BY id`.pipe(
         Effect.flatMap(Schema.decodeUnknown(Stamps)), Effect.orDie),
     /** Stores without GET /refunds: the orders whose refund lists must be read (see the script). */
     ordersWithRefundsToRead: (fullPass: boolean): Effect.Effect<ReadonlyArray<number>, SqlError> =>

@@ -4,7 +4,7 @@ import { heldRows } from "../../src/sync/reconcile/reconcile.js"
 import { RESOURCES, type ResourceName, SPECS } from "../../src/sync/reconcile/resources.js"
 import { runVerify } from "../../src/sync/reconcile/verify.js"
 import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
-import { ms, warehouseOrders } from "../support/scenarios.js"
+import { forgetOrder, ms, warehouseOrders } from "../support/scenarios.js"
 
 /** Pages a listing of `n` rows costs when consecutive pages share a row (listing.ts). */
 const pages = (n: number) => (n <= 100 ? 1 : 1 + Math.ceil((n - 100) / 99))
@@ -20,15 +20,6 @@ describe("verify: the store's ids and dates against the warehouse's live rows", 
   }
   const drift = (r: { missing: ReadonlyArray<number>; stale: ReadonlyArray<number>; gone: ReadonlyArray<number> }) => ({ missing: r.missing, stale: r.stale, gone: r.gone })
   const none = { missing: [], stale: [], gone: [] }
-  /** An order as if the sync had never loaded it: its row and its lines. */
-  const forget = (id: number) =>
-    h.rows(`WITH l1 AS (DELETE FROM store.order_line_items WHERE store_id = $1 AND order_id = $2),
-                 l2 AS (DELETE FROM store.order_tax_lines WHERE store_id = $1 AND order_id = $2),
-                 l3 AS (DELETE FROM store.order_shipping_lines WHERE store_id = $1 AND order_id = $2),
-                 l4 AS (DELETE FROM store.order_fee_lines WHERE store_id = $1 AND order_id = $2),
-                 l5 AS (DELETE FROM store.order_coupon_lines WHERE store_id = $1 AND order_id = $2)
-            DELETE FROM store.orders WHERE store_id = $1 AND id = $2`, [STORE_ID, id])
-
   beforeAll(async () => {
     h = await makeHarness({ clock, data: { seed: 23, orders: 450, start: "2026-04-01", days: 60 } })
     state = h.sim.state
@@ -59,7 +50,7 @@ describe("verify: the store's ids and dates against the warehouse's live rows", 
 
   it("a row deleted from the warehouse by hand is missing; --repair loads it back and the daily sums are the store's", async () => {
     const order = state.orders.find((o) => o.status === "completed")!
-    await forget(order.id)
+    await forgetOrder(h, order.id)
     expect(await h.netSales()).not.toEqual(h.expectedNetSales())
     expect(drift((await verify(false, ["orders"])).orders!)).toEqual({ ...none, missing: [order.id] })
     const repaired = (await verify(true, ["orders"])).orders!
@@ -100,7 +91,7 @@ describe("verify: the store's ids and dates against the warehouse's live rows", 
 
   it("a sync runs the pass when it is due, repairing, and its summary carries the drift", async () => {
     const order = state.orders.find((o) => o.status === "completed" && o.refundIds.length === 0)!
-    await forget(order.id)
+    await forgetOrder(h, order.id)
     clock.advance(2_000)
     const summary = await h.sync({ verifyHours: 0 })
     expect(summary?.drift).toEqual([{ resource: "orders", missing: [order.id], stale: [], gone: [], repaired: 1 }])
@@ -113,11 +104,16 @@ describe("verify: the store's ids and dates against the warehouse's live rows", 
     expect(await h.requests() - before).toBeLessThan(20)
   })
 
-  it("reads the warehouse's live rows a chunk at a time, the chunks' edges included", async () => {
+  it("reads the warehouse's live rows of an id range a chunk at a time, the chunks' and the range's edges included", async () => {
     const all = await h.rows<{ id: number; at: number; trash: boolean }>(
       `SELECT id::int AS id, extract(epoch FROM date_modified)::int AS at, status = 'trash' AS trash
        FROM store.orders WHERE store_id = $1 AND deleted_at IS NULL ORDER BY id`, [STORE_ID])
     expect(all.filter((r) => r.trash).length).toBeGreaterThan(0)
-    for (const chunk of [7, 1, all.length, all.length + 1]) expect([...(await h.run(heldRows(SPECS.orders, chunk))).values()]).toEqual(all)
+    const every = { after: -Infinity, through: Infinity }
+    for (const chunk of [7, 1, all.length, all.length + 1]) expect([...(await h.run(heldRows(SPECS.orders, every, chunk))).values()]).toEqual(all)
+    const [after, through] = [all[3]!.id, all[all.length - 4]!.id]
+    const inside = all.filter((r) => r.id > after && r.id <= through)
+    expect(inside).toHaveLength(all.length - 7)
+    for (const chunk of [7, 1, inside.length, inside.length + 1]) expect([...(await h.run(heldRows(SPECS.orders, { after, through }, chunk))).values()]).toEqual(inside)
   })
 })

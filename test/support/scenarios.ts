@@ -25,6 +25,15 @@ export interface WarehouseRow {
   readonly deleted: boolean
 }
 
+/** An order as if the sync had never loaded it: its row and its lines. */
+export const forgetOrder = (h: Harness, id: number) =>
+  h.rows(`WITH l1 AS (DELETE FROM store.order_line_items WHERE store_id = $1 AND order_id = $2),
+               l2 AS (DELETE FROM store.order_tax_lines WHERE store_id = $1 AND order_id = $2),
+               l3 AS (DELETE FROM store.order_shipping_lines WHERE store_id = $1 AND order_id = $2),
+               l4 AS (DELETE FROM store.order_fee_lines WHERE store_id = $1 AND order_id = $2),
+               l5 AS (DELETE FROM store.order_coupon_lines WHERE store_id = $1 AND order_id = $2)
+          DELETE FROM store.orders WHERE store_id = $1 AND id = $2`, [STORE_ID, id])
+
 export const warehouseOrders = async (h: Harness): Promise<Map<number, WarehouseRow>> => {
   const rows = await h.rows<WarehouseRow>(
     `SELECT id::int AS id, status, extract(epoch FROM date_modified)::int AS at, deleted_at IS NOT NULL AS deleted

@@ -1,4 +1,4 @@
-import { Effect, Schema } from "effect"
+import { Context, Effect, Schema } from "effect"
 import { type QueryParams, StoreClient } from "../../store-client/client.js"
 import type { StoreError } from "../../store-client/errors.js"
 import { fromApiGmt } from "../time.js"
@@ -31,53 +31,81 @@ type Row = typeof Row.Type
 /** How many times a seam steps back looking for the last row it read before the listing counts as unreadable. */
 const MAX_STEPS_BACK = 10
 
+/** The rows of a listing with ids in (after, through]: every row of that range the store had throughout was read. */
+export interface ListingWindow {
+  readonly after: number
+  /** Infinity for the listing's last window. */
+  readonly through: number
+  readonly rows: StampTable
+}
+
+/** Pages read before their rows are handed on: 100, about 10,000 rows at a time whatever the store's size (tests take fewer). */
+export class WindowPages extends Context.Reference<WindowPages>()("shopsync/reconcile/WindowPages", { defaultValue: () => 100 }) {}
+
 /**
  * Every row of a listing, by id, paged by `offset` in id order (`orderby=id` is the only total order: rows sharing
  * a date come in any order). The API has no `id > N` filter, so there is no keyset; instead consecutive pages
  * overlap by one row: page k starts at the row page k−1 ended with. A row removed before it while the pages are
  * read shifts the rest back, and shows as a page that does not start with that row: then that seam is read again
  * from further back (`seam`) until the row read last is found, so no row that exists throughout is skipped. Rows
- * only added (new ids land at the end) never shift a seam. The pages after the first are read together. The rows go
- * into `rows` (a row listed twice keeps its copy added last).
+ * only added (new ids land at the end) never shift a seam. The pages are read `WindowPages` at a time (together),
+ * and each window's rows go to `visit` before the next window is read, so that a listing of any length holds one
+ * window's rows: the windows partition the ids (a row listed twice keeps its copy read last).
  */
-export const listAll = (spec: ListingSpec, rows = new StampTable()) =>
+export const listWindows = <E, R>(spec: ListingSpec, visit: (window: ListingWindow) => Effect.Effect<void, E, R>) =>
   Effect.gen(function*() {
-    const store = yield* StoreClient
+    const [store, windowPages] = [yield* StoreClient, yield* WindowPages]
     const size = store.perPage
+    let rows = new StampTable()
     const add = (items: ReadonlyArray<Row>) => items.forEach((r) => rows.add(toListed(spec, r)))
     const read = (offset: number) =>
       Effect.map(
         store.list(spec.path, { ...spec.params, _fields: fieldsOf(spec), orderby: "id", order: "asc", per_page: size, offset }, Row),
         (page) => ({ items: page.items, total: page.total })
       )
-    // A page's rows go into the table as it comes; only its edges are kept, for the seams.
+    // A page's rows go into the window's table as it comes; only its edges are kept, for the seams.
     const edges = (offset: number, items: ReadonlyArray<Row>): PageEdges => {
       add(items)
       return { offset, first: items[0]?.id, last: items.at(-1)?.id, full: items.length === size }
     }
     const step = Math.max(1, size - 1)
+    const hand = (after: number, through: number) => visit({ after, through, rows: rows.between(after, through) })
 
     const first = yield* read(0)
-    const head = edges(0, first.items)
-    if (!head.full) return rows
+    let before = edges(0, first.items)
+    if (!before.full) return yield* hand(-Infinity, Infinity)
     const offsets = Array.from({ length: pagesFor(first.total, size) - 1 }, (_, i) => (i + 1) * step)
-    const pages = yield* Effect.forEach(offsets, (offset) => Effect.map(read(offset), (p) => edges(offset, p.items)), { concurrency: store.concurrency })
-    const all = [head, ...pages]
-    for (let k = 1; k < all.length; k++) {
-      const before = all[k - 1]!
-      if (!before.full) break
-      const last = before.last!
-      const next = all[k]!.first
-      // A page that starts after the row its predecessor ended with: rows before it left, and some may be skipped.
-      if (next === undefined || next > last) yield* seam(read, add, { path: spec.path, last, until: next ?? Infinity, offset: Math.max(0, all[k]!.offset - step), step, size })
+    let after = -Infinity
+    for (let start = 0; ; start += windowPages) {
+      const pages = yield* Effect.forEach(offsets.slice(start, start + windowPages), (offset) => Effect.map(read(offset), (p) => edges(offset, p.items)), {
+        concurrency: store.concurrency
+      })
+      for (const page of pages) {
+        // A page that starts after the row its predecessor ended with: rows before it left, and some may be skipped.
+        const next = page.first
+        if (next === undefined || next > before.last!) yield* seam(read, add, { path: spec.path, last: before.last!, until: next ?? Infinity, offset: Math.max(0, page.offset - step), step, size })
+        before = page
+        // A short page: the listing ends there (it shrank while it was read).
+        if (!page.full) return yield* hand(after, Infinity)
+      }
+      if (start + windowPages < offsets.length) {
+        // Every row up to this window's last was read: the next window starts after it.
+        yield* hand(after, before.last!)
+        after = before.last!
+        rows = new StampTable()
+        continue
+      }
+      // The store grew while it was read (or its first total was short): on from the last page while pages come full.
+      yield* seam(read, add, { path: spec.path, last: before.last!, until: Infinity, offset: before.offset + step, step, size })
+      return yield* hand(after, Infinity)
     }
-    // The store grew while it was read (or its first total was short): on from the last page while pages come full.
-    const tail = all[all.length - 1]!
-    if (tail.full) {
-      yield* seam(read, add, { path: spec.path, last: tail.last!, until: Infinity, offset: tail.offset + step, step, size })
-    }
-    return rows
   })
+
+/** Every row of a listing in one table (a row listed twice keeps its copy read last): see `listWindows`. */
+export const listAll = (spec: ListingSpec, rows = new StampTable()) =>
+  Effect.as(listWindows(spec, (window) => Effect.sync(() => {
+    for (const row of window.rows.values()) rows.add(row)
+  })), rows)
 
 /** What the seams need of a page read: where it was read from, its first and last ids, whether it came full. */
 interface PageEdges {

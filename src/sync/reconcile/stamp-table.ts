@@ -1,4 +1,4 @@
-import { indexOfId } from "../seen-ids.js"
+import { firstAbove, indexOfId } from "../seen-ids.js"
 import type { Listed } from "./listing.js"
 
 /**
@@ -41,6 +41,14 @@ export class StampTable {
   *values(): IterableIterator<Listed> {
     this.sort()
     for (let i = 0; i < this.length; i++) yield this.row(i)
+  }
+
+  /** The rows with ids in (after, through], in a table of their own. */
+  between(after: number, through: number): StampTable {
+    this.sort()
+    const table = new StampTable()
+    for (let i = firstAbove(this.ids, this.length, after); i < this.length && this.ids[i]! <= through; i++) table.add(this.row(i))
+    return table
   }
 
   *keys(): IterableIterator<number> {
