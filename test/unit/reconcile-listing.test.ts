@@ -8,7 +8,7 @@ import { listAll, type ListingWindow, listWindows, WindowPages } from "../../src
  * A store of `ids` listed by offset in id order, pages of `perPage`, one page at a time; `onRequest` may change
  * the rows before the n-th request (1-based) is answered.
  */
-const fakeStore = (ids: number[], perPage: number, onRequest: (n: number, rows: number[]) => void = () => {}) => {
+const fakeStore = (ids: number[], perPage: number, onRequest: (n: number, rows: number[]) => void = () => {}, order: "asc" | "desc" = "asc") => {
   let n = 0
   const rows = [...ids]
   const client = StoreClient.of({
@@ -17,7 +17,7 @@ const fakeStore = (ids: number[], perPage: number, onRequest: (n: number, rows: 
       Effect.sync(() => {
         onRequest(++n, rows)
         const offset = Number(params["offset"] ?? 0)
-        const items = rows.slice(offset, offset + perPage).map((id) => Schema.decodeUnknownSync(schema)({ id, date_modified_gmt: "2026-01-01T00:00:00" }))
+        const items = (order === "asc" ? rows : [...rows].reverse()).slice(offset, offset + perPage).map((id) => Schema.decodeUnknownSync(schema)({ id, date_modified_gmt: "2026-01-01T00:00:00" }))
         return { items, total: rows.length, totalPages: Math.ceil(rows.length / perPage), serverTime: undefined, json: "" }
       }),
     get: () => Effect.die("not used"),
@@ -106,5 +106,10 @@ describe("listing every id by offset pages that overlap by one row", () => {
         expect(ids.filter((id) => !removed.has(id) && !listed.includes(id))).toEqual([])
       }
     ), { numRuns: 300 })
+  })
+
+  it("fails, naming the listing and the ids, when the store does not list in id order", async () => {
+    const store = fakeStore(range(1, 30), 10, () => {}, "desc")
+    await expect(windows(store, 2)).rejects.toThrow(/from \/orders: a listing asked in id order \(orderby=id\) came with id 29 after 30/)
   })
 })

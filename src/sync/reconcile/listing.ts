@@ -1,6 +1,6 @@
 import { Context, Effect, Schema } from "effect"
 import { type QueryParams, StoreClient } from "../../store-client/client.js"
-import type { StoreError } from "../../store-client/errors.js"
+import { StoreDocumentInvalid, type StoreError } from "../../store-client/errors.js"
 import { fromApiGmt } from "../time.js"
 import { StampTable } from "./stamp-table.js"
 
@@ -59,9 +59,9 @@ export const listWindows = <E, R>(spec: ListingSpec, visit: (window: ListingWind
     let rows = new StampTable()
     const add = (items: ReadonlyArray<Row>) => items.forEach((r) => rows.add(toListed(spec, r)))
     const read = (offset: number) =>
-      Effect.map(
+      Effect.flatMap(
         store.list(spec.path, { ...spec.params, _fields: fieldsOf(spec), orderby: "id", order: "asc", per_page: size, offset }, Row),
-        (page) => ({ items: page.items, total: page.total })
+        (page) => inIdOrder(spec.path, page.items).pipe(Effect.as({ items: page.items, total: page.total }))
       )
     // A page's rows go into the window's table as it comes; only its edges are kept, for the seams.
     const edges = (offset: number, items: ReadonlyArray<Row>): PageEdges => {
@@ -106,6 +106,19 @@ export const listAll = (spec: ListingSpec, rows = new StampTable()) =>
   Effect.as(listWindows(spec, (window) => Effect.sync(() => {
     for (const row of window.rows.values()) rows.add(row)
   })), rows)
+
+/**
+ * Fails unless the rows come in ascending id order: windows and seams rest on it. A store (or a plugin) that
+ * ignored `orderby=id` would have every row outside its window taken for gone, each confirmed by a GET of its own.
+ */
+const inIdOrder = (path: string, items: ReadonlyArray<Row>) => {
+  const i = items.findIndex((r, k) => k > 0 && r.id <= items[k - 1]!.id)
+  return i < 0 ? Effect.void : Effect.fail(new StoreDocumentInvalid({
+    url: path,
+    detail: `a listing asked in id order (orderby=id) came with id ${items[i]!.id} after ${items[i - 1]!.id}; ` +
+      "the reconciliation needs that order (a plugin may override it)"
+  }))
+}
 
 /** What the seams need of a page read: where it was read from, its first and last ids, whether it came full. */
 interface PageEdges {
