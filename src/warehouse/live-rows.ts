@@ -153,10 +153,7 @@ export const makeLiveRows = Effect.gen(function*() {
     /** Stores without GET /refunds: the orders whose refund lists must be read (see the script). */
     ordersWithRefundsToRead: (fullPass: boolean): Effect.Effect<ReadonlyArray<number>, SqlError> =>
       ids(sql.unsafe(sqlFile("live-rows/refunds_orders_to_read"), [storeId, fullPass])),
-    /** The live orders run `runId` wrote (or anyone since it began: a webhook): a document read again unchanged is not written. */
-    ordersWrittenInRun: (runId: number): Effect.Effect<ReadonlyArray<number>, SqlError> =>
-      ids(sql`SELECT id FROM store.orders WHERE store_id = ${storeId} AND deleted_at IS NULL AND ${writtenInRun("orders", runId)} ORDER BY id`),
-    /** The registered customers on those orders. */
+    /** The registered customers on the live orders run `runId` wrote (or anyone since it began: a webhook). */
     buyersInRun: (runId: number): Effect.Effect<ReadonlyArray<number>, SqlError> =>
       ids(sql`SELECT DISTINCT customer_id AS id FROM store.orders
               WHERE store_id = ${storeId} AND deleted_at IS NULL AND customer_id > 0 AND ${writtenInRun("orders", runId)} ORDER BY customer_id`),

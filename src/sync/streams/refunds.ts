@@ -14,10 +14,12 @@ const isNotFound = (e: StoreError | SqlError) => e._tag === "StoreRequestFailed"
 
 /**
  * Refunds come from the store-wide list (cursor on date_created): deleting a refund does not touch its
- * order, so order cursors would never see it go. Stores without that endpoint get per-order lists: for
- * the orders this run wrote (creating a refund bumps its order's date_modified), the orders whose
- * documents list other refunds than the warehouse holds (a read that failed is retried on the next run),
- * and on a periodic full pass every order with refunds (what shows a deleted refund).
+ * order, so order cursors would never see it go. Stores without that endpoint get per-order lists of the
+ * orders whose documents list other refunds than the warehouse holds (creating a refund bumps its order's
+ * date_modified: the order is read again, listing it; a read that failed is retried on the next run), and on
+ * a periodic full pass of every order with refunds (what shows a deleted refund). An order whose document
+ * lists the refunds the warehouse holds is not asked: refunds never change (a backfill asked for the list of
+ * every order it wrote, most of them without a refund).
  */
 export const syncRefunds = (ctx: RunContext, ordersEnded: Effect.Effect<void>) =>
   Effect.gen(function*() {
@@ -27,8 +29,7 @@ export const syncRefunds = (ctx: RunContext, ordersEnded: Effect.Effect<void>) =
       Effect.catchIf(isNotFound, () =>
         Effect.logInfo("refunds: this store has no store-wide /refunds endpoint; reading refunds per order").pipe(
           Effect.zipRight(ordersEnded),
-          Effect.zipRight(Effect.flatMap(LiveRows, (live) => live.ordersWrittenInRun(ctx.runId))),
-          Effect.flatMap((loaded) => perOrder(ctx, loaded)),
+          Effect.zipRight(perOrder(ctx)),
           Effect.map((n) => ({ rows: n, total: undefined, storeWide: false }))
         ))
     )
@@ -55,12 +56,11 @@ const restoredRefunds = (ctx: RunContext) =>
     return unheld.length === 0 ? 0 : yield* perOrderRefunds(ctx, unheld)
   })
 
-const perOrder = (ctx: RunContext, loaded: ReadonlyArray<number>) =>
+const perOrder = (ctx: RunContext) =>
   Effect.gen(function*() {
     const state = yield* SyncState
     const full = yield* state.fullPassDue("refunds", ctx.childrenFullPassHours, ctx.upper)
-    const more = yield* Effect.flatMap(LiveRows, (live) => live.ordersWithRefundsToRead(full))
-    const rows = yield* perOrderRefunds(ctx, [...new Set([...loaded, ...more])])
+    const rows = yield* perOrderRefunds(ctx, yield* Effect.flatMap(LiveRows, (live) => live.ordersWithRefundsToRead(full)))
     if (full) yield* state.fullPassDone("refunds", ctx.upper)
     return rows
   })
