@@ -21,17 +21,24 @@ export class HttpClients extends Context.Tag("shopsync/HttpClients")<HttpClients
  * fiber's interruption). Not `AbortSignal.any([signal, AbortSignal.timeout(ms)])`: Node's timeout signal is held only
  * weakly there, and once the garbage collector took it the deadline never came and the request waited for ever
  * (nodejs/node#57736; seen as a token request hanging in CI). The pending timer holds the controller; unref'd, it
- * keeps no process alive.
+ * keeps no process alive. `done` clears it once the exchange is over: left to fire, each answered request's timer
+ * and controller stayed for the whole deadline (60 s by default), some 8,000 of them at a listing's pace and a
+ * fifth of `verify`'s heap.
  */
-const deadline = (signal: AbortSignal, timeoutMs: number): AbortSignal => {
+const deadline = (signal: AbortSignal, timeoutMs: number) => {
   const controller = new AbortController()
   const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, "TimeoutError")), timeoutMs)
   timer.unref()
-  signal.addEventListener("abort", () => {
+  const interrupted = () => {
     clearTimeout(timer)
     controller.abort(signal.reason)
-  }, { once: true })
-  return controller.signal
+  }
+  signal.addEventListener("abort", interrupted, { once: true })
+  const done = () => {
+    clearTimeout(timer)
+    signal.removeEventListener("abort", interrupted)
+  }
+  return { signal: controller.signal, done }
 }
 
 /** The bodies our clients send: none, or bytes (JSON, a form). */
@@ -58,20 +65,25 @@ const exchangeOn = (dispatcher: Undici.Dispatcher, timeoutMs: number): Exchange 
     const url = UrlParams.makeUrl(request.url, request.urlParams, request.hash)
     if (Either.isLeft(url)) return resume(Effect.fail(new TransportFailed({ reason: "InvalidUrl error" })))
     let otherwise = "Transport error"
+    const { signal, done } = deadline(interrupted, timeoutMs)
+    const settle = (outcome: Effect.Effect<Exchanged, TransportFailed>) => {
+      done()
+      resume(outcome)
+    }
     dispatcher.request({
       method: request.method,
       headers: request.headers,
       origin: url.right.origin,
       path: url.right.pathname + url.right.search + url.right.hash,
       body: bodyOf(request.body),
-      signal: deadline(interrupted, timeoutMs),
+      signal,
       // The deadline covers the whole exchange: undici's own timeouts stay out of its way.
       headersTimeout: 60 * 60 * 1000,
       bodyTimeout: 0
     }).then((response) => {
       otherwise = "Decode error reading the answer"
-      return response.body.text().then((text) => resume(Effect.succeed({ status: response.statusCode, headers: Headers.fromInput(response.headers), text })))
-    }).catch((cause: unknown) => resume(Effect.fail(new TransportFailed({ reason: transportReason(cause, timeoutMs, otherwise) }))))
+      return response.body.text().then((text) => settle(Effect.succeed({ status: response.statusCode, headers: Headers.fromInput(response.headers), text })))
+    }).catch((cause: unknown) => settle(Effect.fail(new TransportFailed({ reason: transportReason(cause, timeoutMs, otherwise) }))))
   })
 
 /** One undici agent (its connections kept alive between requests), closed with the layer's scope. */

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net"
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 import { Effect, Layer, ManagedRuntime, Redacted, Schema } from "effect"
-import { afterEach, describe, expect, it } from "vitest"
+import { afterEach, describe, expect, it, vi } from "vitest"
 import type { MarketingSettings } from "../../src/config/settings.js"
 import { HttpClientsLive } from "../../src/http-client/clients.js"
 import { makeTokenService, TokenService } from "../../src/marketing-client/token.js"
@@ -83,6 +83,27 @@ describe("a request's deadline", () => {
       expect(outcome).toMatchObject({ _tag: "StoreUnreachable", reason: `no answer within ${DEADLINE_MS} ms`, attempts: 1 })
     } finally {
       clearInterval(collecting)
+    }
+  })
+
+  // Left to fire, an answered request's deadline kept its timer and controller for the whole deadline: thousands of
+  // them at a listing's pace.
+  it("store: an answered request leaves no deadline pending", async () => {
+    const server = await serve((_, res) => res.writeHead(200, { "content-type": "application/json" }).end("[]"))
+    // A deadline no other timer of the process has, to tell its timers apart.
+    const timeoutMs = 59_999
+    const client = makeStoreClient(storeSettings(`${server.origin}/wp-json/wc/v3`), { policy: { ...policy, timeoutMs } })
+    closers.push(client.dispose)
+    const [set, cleared] = [vi.spyOn(globalThis, "setTimeout"), vi.spyOn(globalThis, "clearTimeout")]
+    try {
+      await client.run(Effect.forEach(Array.from({ length: 20 }), () => Effect.flatMap(StoreClient, (c) => c.list("/orders", { per_page: 5 }, Schema.Unknown))))
+      const deadlines = set.mock.results.filter((_, i) => set.mock.calls[i]![1] === timeoutMs).map((r) => r.value as unknown)
+      expect(deadlines.length).toBeGreaterThanOrEqual(20)
+      const gone = new Set(cleared.mock.calls.map((c) => c[0] as unknown))
+      expect(deadlines.filter((timer) => !gone.has(timer))).toEqual([])
+    } finally {
+      set.mockRestore()
+      cleared.mockRestore()
     }
   })
 
