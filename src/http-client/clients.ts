@@ -22,8 +22,8 @@ export class HttpClients extends Context.Tag("shopsync/HttpClients")<HttpClients
  * weakly there, and once the garbage collector took it the deadline never came and the request waited for ever
  * (nodejs/node#57736; seen as a token request hanging in CI). The pending timer holds the controller; unref'd, it
  * keeps no process alive. `done` clears it once the exchange is over: left to fire, each answered request's timer
- * and controller stayed for the whole deadline (60 s by default), some 8,000 of them at a listing's pace and a
- * fifth of `verify`'s heap.
+ * and controller stayed for the whole deadline (60 s by default), some 8,000 of them at a listing's pace (`verify`'s
+ * heap after a full collection grew from 27 to 49 MB over a 1,000,000-order store; 28-30 MB without them).
  */
 const deadline = (signal: AbortSignal, timeoutMs: number) => {
   const controller = new AbortController()

@@ -25,7 +25,7 @@ export interface Stamp {
   readonly trash: boolean
 }
 /** An id bound as a bigint parameter: ±Infinity (no bound) as the column's own extremes. */
-const bigint = (n: number) => (n === Infinity ? "9223372036854775807" : n === -Infinity ? "-9223372036854775808" : n)
+const idBound = (n: number) => (n === Infinity ? "9223372036854775807" : n === -Infinity ? "-9223372036854775808" : n)
 const Stamps = Schema.Array(Schema.Struct({ id: Schema.NumberFromString, at: Schema.NullOr(Schema.NumberFromString), trash: Schema.Boolean }))
 
 /** Tables whose live ids parent another resource. */
@@ -137,12 +137,12 @@ export const makeLiveRows = Effect.gen(function*() {
     /**
      * Up to `limit` live rows of `table` with ids in (`after`, `through`], in id order, with their date and trash
      * status: a reconciliation reads them a window and a chunk at a time. The bounds are never null (±Infinity: none):
-     * as `$3 IS NULL OR id <= $3`, a generic plan would filter rather than stop the index scan, reading the rest of
+     * as `$3 IS NULL OR id <= $3`, a generic plan could only filter on it, not stop the index scan, reading the rest of
      * the table at every call.
      */
     stampsBetween: (table: StampedTable, after: number, through: number, limit: number): Effect.Effect<ReadonlyArray<Stamp>, SqlError> =>
       sql`SELECT ${stampColumns(table)} FROM ${sql(`store.${table}`)}
-          WHERE store_id = ${storeId} AND deleted_at IS NULL AND id > ${bigint(after)}::bigint AND id <= ${bigint(through)}::bigint
+          WHERE store_id = ${storeId} AND deleted_at IS NULL AND id > ${idBound(after)}::bigint AND id <= ${idBound(through)}::bigint
           ORDER BY id LIMIT ${limit}`.pipe(
         Effect.flatMap(Schema.decodeUnknown(Stamps)), Effect.orDie),
     /** The live rows of `table` among `rows` (ids), with their date and trash status, in id order. */
