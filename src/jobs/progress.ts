@@ -49,7 +49,7 @@ export const ProgressLive = (interactive = process.stderr.isTTY === true) =>
       statusLine.set(`${streams}  ${pace.filter((p) => p !== "").join(", ")}`)
     })
     const report = Effect.flatMap(figures, ({ etaSeconds, left, rate }) =>
-      live.size === 0 ? Effect.void : Effect.logInfo(`progress: ${fmt(loaded)} rows loaded, ${fmt(left)} to go`).pipe(Effect.annotateLogs({
+      live.size === 0 ? Effect.void : Effect.logInfo(`progress: ${fmt(loaded)} rows read, ${fmt(left)} to go`).pipe(Effect.annotateLogs({
         event: "progress",
         rows: loaded,
         rowsLeft: left,
@@ -76,6 +76,12 @@ export const ProgressLive = (interactive = process.stderr.isTTY === true) =>
           live.delete(result.stream)
           if (interactive) statusLine.clear()
           yield* logStreamOutcome(result, routine)
+          if (interactive && live.size > 0) yield* draw
+        }),
+      done: (stream) =>
+        Effect.gen(function*() {
+          live.delete(stream)
+          if (interactive) statusLine.clear()
           if (interactive && live.size > 0) yield* draw
         }),
       routine

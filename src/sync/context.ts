@@ -22,6 +22,8 @@ export interface ProgressSink {
 /** How progress is shown: a live display on a terminal, one log line per stream otherwise. */
 export class Progress extends Context.Tag("shopsync/Progress")<Progress, ProgressSink & {
   readonly streamDone: (result: StreamResult) => Effect.Effect<void>
+  /** The stream's figures leave the display, nothing logged: work whose outcome is reported its own way (a reconciliation). */
+  readonly done: (stream: string) => Effect.Effect<void>
   /** The level of a run's lines that only say all went as usual (the pace kept, a stream done with no rows): routineLevel. */
   readonly routine: LogLevel.LogLevel
 }>() {}

@@ -1,7 +1,8 @@
-import { Effect } from "effect"
+import { Effect, LogLevel } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { manualClock, type StoreState } from "../../src/simulator/store/index.js"
 import { WindowPages } from "../../src/sync/reconcile/listing.js"
+import { Progress } from "../../src/sync/context.js"
 import { runVerify } from "../../src/sync/reconcile/verify.js"
 import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
 import { forgetOrder, ms } from "../support/scenarios.js"
@@ -13,9 +14,19 @@ describe("verify a window of ids at a time: drift on the windows' edges", () => 
   const clock = manualClock(ms("2026-07-01T12:00:00Z"))
   let h: Harness
   let state: StoreState
+  /** What the pass showed of its progress: each window's rows with the expected total, then the end. */
+  let shown: Array<string> = []
+  const progress = Progress.of({
+    page: (stream, rows, total) => Effect.sync(() => void shown.push(`${stream} +${rows} of ${total}`)),
+    streamDone: () => Effect.void,
+    done: (stream) => Effect.sync(() => void shown.push(`${stream} done`)),
+    routine: LogLevel.Debug
+  })
   const verify = async (repair: boolean) => {
     clock.advance(2_000)
-    const report = await h.run(runVerify({ resources: ["orders"], repair, waitForLock: false }).pipe(Effect.provideService(WindowPages, 1)))
+    shown = []
+    const report = await h.run(runVerify({ resources: ["orders"], repair, waitForLock: false }).pipe(
+      Effect.provideService(WindowPages, 1), Effect.provideService(Progress, progress)))
     return report!.resources[0]!
   }
   const drift = (r: { missing: ReadonlyArray<number>; stale: ReadonlyArray<number>; gone: ReadonlyArray<number> }) => ({ missing: r.missing, stale: r.stale, gone: r.gone })
@@ -38,6 +49,12 @@ describe("verify a window of ids at a time: drift on the windows' edges", () => 
     const found = await verify(false)
     expect(drift(found)).toEqual({ missing: [], stale: [], gone: [] })
     expect(found.listed).toBe(state.orders.length)
+    // Windows of 199 rows (the first two pages), then 99, 99 and the rest; the trash joins the windows it falls in.
+    const live = listed()
+    const trashIn = (after: number, through: number) => state.orders.filter((o) => o.status === "trash" && o.id > after && o.id <= through).length
+    const edges = [-Infinity, live[198]!, live[297]!, live[396]!, Infinity]
+    const windows = edges.slice(1).map((through, i) => (i === 3 ? live.length - 397 : i === 0 ? 199 : 99) + trashIn(edges[i]!, through))
+    expect(shown).toEqual([...windows.map((n) => `orders +${n} of ${state.orders.length}`), "orders done"])
     // 446 rows in 5 pages (100, then 99 new a page), 4 trashed in one; the store's clock: one more.
     expect([found.requests, await h.requests() - before]).toEqual([6, 7])
   })

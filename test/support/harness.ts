@@ -18,7 +18,7 @@ import { netSalesOf } from "./net-sales.js"
 
 export const STORE_ID = "test"
 
-const SilentProgress = Layer.succeed(Progress, Progress.of({ page: () => Effect.void, streamDone: () => Effect.void, routine: LogLevel.Debug }))
+const SilentProgress = Layer.succeed(Progress, Progress.of({ page: () => Effect.void, streamDone: () => Effect.void, done: () => Effect.void, routine: LogLevel.Debug }))
 
 /** The real sync engine between a store API and a fresh warehouse database, with what tests read back. */
 export interface WarehouseHarness {

@@ -37,6 +37,8 @@ export interface ListingWindow {
   /** Infinity for the listing's last window. */
   readonly through: number
   readonly rows: StampTable
+  /** The listing's rows as its first page counted them (X-WP-Total): how far the windows have come. */
+  readonly total: number
 }
 
 /** Pages read before their rows are handed on: 100, about 10,000 rows at a time whatever the store's size (tests take fewer). */
@@ -69,9 +71,11 @@ export const listWindows = <E, R>(spec: ListingSpec, visit: (window: ListingWind
       return { offset, first: items[0]?.id, last: items.at(-1)?.id, full: items.length === size }
     }
     const step = Math.max(1, size - 1)
-    const hand = (after: number, through: number) => visit({ after, through, rows: rows.between(after, through) })
+    let total = 0
+    const hand = (after: number, through: number) => visit({ after, through, rows: rows.between(after, through), total })
 
     const first = yield* read(0)
+    total = first.total
     let before = edges(0, first.items)
     if (!before.full) return yield* hand(-Infinity, Infinity)
     const offsets = Array.from({ length: pagesFor(first.total, size) - 1 }, (_, i) => (i + 1) * step)

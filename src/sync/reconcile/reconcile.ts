@@ -1,6 +1,7 @@
 import { Clock, Effect } from "effect"
 import { StoreClient } from "../../store-client/client.js"
 import { LiveRows, type Stamp } from "../../warehouse/live-rows.js"
+import { Progress } from "../context.js"
 import { logOutcome } from "../outcome.js"
 import { capped, compare } from "./compare.js"
 import { listAll, listWindows } from "./listing.js"
@@ -82,6 +83,7 @@ const compareWindows = (spec: ResourceSpec, upper: number) =>
     const rest = new StampTable()
     for (const listing of others) yield* listAll(listing, rest)
     const found: Found = { missing: [], stale: [], gone: [], toLoad: new StampTable(), listed: 0 }
+    const progress = yield* Progress
     yield* listWindows(main!, (window) =>
       Effect.gen(function*() {
         const listed = rest.between(window.after, window.through)
@@ -92,7 +94,8 @@ const compareWindows = (spec: ResourceSpec, upper: number) =>
         }
         for (const id of [...differ.missing, ...differ.stale]) found.toLoad.add(listed.get(id)!)
         found.listed += listed.size
-      }))
+        yield* progress.page(spec.name, listed.size, window.total + rest.size)
+      })).pipe(Effect.ensuring(progress.done(spec.name)))
     return found
   })
 
