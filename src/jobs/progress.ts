@@ -57,6 +57,14 @@ export const ProgressLive = (interactive = process.stderr.isTTY === true) =>
         ...(etaSeconds === undefined ? {} : { etaSeconds: Math.ceil(etaSeconds) }),
         streams: Object.fromEntries([...live.entries()].map(([stream, s]) => [stream, { rows: s.rows, expected: s.expected }]))
       })))
+    // A stream leaves the display; what is said of it goes above the status line, drawn again after it.
+    const leave = (stream: string, said: Effect.Effect<void>) =>
+      Effect.gen(function*() {
+        live.delete(stream)
+        if (interactive) statusLine.clear()
+        yield* said
+        if (interactive && live.size > 0) yield* draw
+      })
     if (!interactive) yield* Effect.forkScoped(Effect.repeat(Effect.delay(report, "10 seconds"), Schedule.forever))
     yield* Effect.addFinalizer(() => Effect.sync(statusLine.clear))
     return Progress.of({
@@ -71,19 +79,8 @@ export const ProgressLive = (interactive = process.stderr.isTTY === true) =>
           loaded += rows
           if (interactive) yield* draw
         }),
-      streamDone: (result: StreamResult) =>
-        Effect.gen(function*() {
-          live.delete(result.stream)
-          if (interactive) statusLine.clear()
-          yield* logStreamOutcome(result, routine)
-          if (interactive && live.size > 0) yield* draw
-        }),
-      done: (stream) =>
-        Effect.gen(function*() {
-          live.delete(stream)
-          if (interactive) statusLine.clear()
-          if (interactive && live.size > 0) yield* draw
-        }),
+      streamDone: (result: StreamResult) => leave(result.stream, logStreamOutcome(result, routine)),
+      done: (stream) => leave(stream, Effect.void),
       routine
     })
   }))
