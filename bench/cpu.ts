@@ -51,7 +51,7 @@ export interface GrowthRun {
   readonly peakRssMb: number
   readonly timeRatio: number
   readonly rssGrowthPercent: number
-  /** `verify` right after that backfill (a reconciliation holds a row of each side per order): its peak RSS and growth. */
+  /** `verify` right after that backfill (it compares a window of ids at a time, so its memory should not grow): its peak RSS and growth. */
   readonly verify: { readonly seconds: number; readonly peakRssMb: number; readonly rssGrowthPercent: number; readonly cpu: Step["cpu"] }
 }
 

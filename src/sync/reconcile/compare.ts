@@ -23,7 +23,7 @@ const byId = (a: number, b: number) => a - b
 /**
  * Compares both sides. A store row dated at or after `upper` belongs to the next sync and is not compared (a
  * row without a date always is); `dates` off compares ids alone (refunds never change). A warehouse row is
- * gone whatever its date: the store's listings are read whole, so a row they lack is not a later change.
+ * gone whatever its date: every row of the ids compared is listed, so a row the listings lack is not a later change.
  */
 export const compare = (
   store: RowsById,

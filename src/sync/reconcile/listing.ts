@@ -71,11 +71,9 @@ export const listWindows = <E, R>(spec: ListingSpec, visit: (window: ListingWind
       return { offset, first: items[0]?.id, last: items.at(-1)?.id, full: items.length === size }
     }
     const step = Math.max(1, size - 1)
-    let total = 0
-    const hand = (after: number, through: number) => visit({ after, through, rows: rows.between(after, through), total })
 
     const first = yield* read(0)
-    total = first.total
+    const hand = (after: number, through: number) => visit({ after, through, rows: rows.between(after, through), total: first.total })
     let before = edges(0, first.items)
     if (!before.full) return yield* hand(-Infinity, Infinity)
     const offsets = Array.from({ length: pagesFor(first.total, size) - 1 }, (_, i) => (i + 1) * step)
