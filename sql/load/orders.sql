@@ -77,16 +77,22 @@ ON CONFLICT (store_id, id) DO UPDATE SET
 -- which the orders' trigger just noted: the lines' triggers need not note them again (migration 015).
 SELECT set_config('shopsync.order_lines_noted', 'on', true);
 
+-- Each known order's lines are looked up by (store, order) and deleted by their row addresses. `store_id =
+-- current_setting(...)` beside the ids made the planner estimate the store from the statistics; for a store they do
+-- not know yet (added to a warehouse of others, growing between two ANALYZEs) it expected one row and scanned every
+-- line of the store by the primary key for each page, a cost growing with the store. OFFSET 0 keeps the lookup a
+-- subquery run per staged order, so no statistics can turn it into a scan.
+
 DELETE FROM store.order_line_items t
-WHERE t.store_id = current_setting('shopsync.store') AND t.order_id = ANY (ARRAY(SELECT id FROM sync_batch WHERE known));
+WHERE t.ctid = ANY (ARRAY(SELECT l.ctid FROM sync_batch b, LATERAL (SELECT ctid FROM store.order_line_items l WHERE l.store_id = b.store_id AND l.order_id = b.id OFFSET 0) l WHERE b.known));
 DELETE FROM store.order_tax_lines t
-WHERE t.store_id = current_setting('shopsync.store') AND t.order_id = ANY (ARRAY(SELECT id FROM sync_batch WHERE known));
+WHERE t.ctid = ANY (ARRAY(SELECT l.ctid FROM sync_batch b, LATERAL (SELECT ctid FROM store.order_tax_lines l WHERE l.store_id = b.store_id AND l.order_id = b.id OFFSET 0) l WHERE b.known));
 DELETE FROM store.order_shipping_lines t
-WHERE t.store_id = current_setting('shopsync.store') AND t.order_id = ANY (ARRAY(SELECT id FROM sync_batch WHERE known));
+WHERE t.ctid = ANY (ARRAY(SELECT l.ctid FROM sync_batch b, LATERAL (SELECT ctid FROM store.order_shipping_lines l WHERE l.store_id = b.store_id AND l.order_id = b.id OFFSET 0) l WHERE b.known));
 DELETE FROM store.order_fee_lines t
-WHERE t.store_id = current_setting('shopsync.store') AND t.order_id = ANY (ARRAY(SELECT id FROM sync_batch WHERE known));
+WHERE t.ctid = ANY (ARRAY(SELECT l.ctid FROM sync_batch b, LATERAL (SELECT ctid FROM store.order_fee_lines l WHERE l.store_id = b.store_id AND l.order_id = b.id OFFSET 0) l WHERE b.known));
 DELETE FROM store.order_coupon_lines t
-WHERE t.store_id = current_setting('shopsync.store') AND t.order_id = ANY (ARRAY(SELECT id FROM sync_batch WHERE known));
+WHERE t.ctid = ANY (ARRAY(SELECT l.ctid FROM sync_batch b, LATERAL (SELECT ctid FROM store.order_coupon_lines l WHERE l.store_id = b.store_id AND l.order_id = b.id OFFSET 0) l WHERE b.known));
 
 INSERT INTO store.order_line_items (store_id, id, order_id, product_id, variation_id, name, sku, quantity, price, subtotal, subtotal_tax, total, total_tax, doc)
 SELECT b.store_id, (l->>'id')::bigint, b.id, (l->>'product_id')::bigint, nullif(l->>'variation_id', '')::bigint,

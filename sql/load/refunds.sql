@@ -36,8 +36,9 @@ ON CONFLICT (store_id, id) DO UPDATE SET
   amount = EXCLUDED.amount, reason = EXCLUDED.reason, refunded_by = EXCLUDED.refunded_by,
   refunded_payment = EXCLUDED.refunded_payment, doc = EXCLUDED.doc, synced_at = EXCLUDED.synced_at, deleted_at = NULL;
 
+-- Looked up per known refund and deleted by row address, as the orders' lines are (load/orders.sql says why).
 DELETE FROM store.refund_line_items t
-WHERE t.store_id = current_setting('shopsync.store') AND t.refund_id = ANY (ARRAY(SELECT id FROM sync_batch WHERE known));
+WHERE t.ctid = ANY (ARRAY(SELECT l.ctid FROM sync_batch b, LATERAL (SELECT ctid FROM store.refund_line_items l WHERE l.store_id = b.store_id AND l.refund_id = b.id OFFSET 0) l WHERE b.known));
 
 INSERT INTO store.refund_line_items (store_id, id, refund_id, product_id, variation_id, name, quantity, subtotal, total, total_tax, doc)
 SELECT b.store_id, (l->>'id')::bigint, b.id, (l->>'product_id')::bigint, nullif(l->>'variation_id', '')::bigint, l->>'name',
