@@ -3,9 +3,11 @@
 // order and both checks must go on, keeping exactly the ids that are positive integers.
 import { Effect } from "effect"
 import fc from "fast-check"
+import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { LiveRows } from "../../src/warehouse/live-rows.js"
 import { Loader } from "../../src/warehouse/loader.js"
+import { sqlFile } from "../../src/warehouse/sql-files.js"
 import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
 
 type Doc = Record<string, unknown> & { id: number }
@@ -68,5 +70,61 @@ describe("the refunds an order lists", () => {
       expect(targets.map((o) => ids.get(o.id))).toEqual(docs.map((d) => expectedIds(JSON.parse(JSON.stringify(d.refunds ?? null)))))
       await checks()
     }), { numRuns: 40 })
+  })
+})
+
+interface PlanNode {
+  readonly "Node Type": string
+  readonly Plans?: ReadonlyArray<PlanNode>
+  readonly [key: string]: unknown
+}
+
+/** The scans of `table` in a plan. */
+const scansOf = (node: PlanNode, table: string): Array<PlanNode> => [
+  ...(node["Node Type"].endsWith("Scan") && node["Schema"] === "store" && node["Relation Name"] === table ? [node] : []),
+  ...(node.Plans ?? []).flatMap((n) => scansOf(n, table))
+]
+
+// A store the statistics do not know (added to a warehouse of others, loaded since the last ANALYZE) looks empty to
+// the planner: with the refunds looked up by the store's id as a value, it read every refund of the store for each one
+// an order lists (1.0 s after a 10,000-order store's first load into a warehouse of another).
+describe("the refunds check of a store the statistics lack", () => {
+  let h: Harness
+  beforeAll(async () => {
+    h = await makeHarness({ data: { seed: 23, orders: 300, start: "2026-02-01", days: 30 } })
+    await h.sync()
+    await h.rows("ANALYZE store.orders, store.refunds")
+  })
+  afterAll(() => h.close())
+
+  it("looks each listed refund up by its key, and finds the order whose refund the warehouse lost", async () => {
+    const unseen = "store-the-statistics-lack"
+    const runId = (await h.rows<{ id: number }>("SELECT max(id)::int AS id FROM sync.runs WHERE store_id = $1", [STORE_ID]))[0]!.id
+    const client = new pg.Client({ connectionString: h.dbUrl })
+    await client.connect()
+    try {
+      await client.query("BEGIN")
+      for (const table of ["orders", "refunds"]) {
+        const columns = (await client.query<{ name: string }>(
+          "SELECT quote_ident(attname) AS name FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped AND attgenerated = '' ORDER BY attnum",
+          [`store.${table}`])).rows.map((r) => r.name)
+        await client.query(`INSERT INTO store.${table} (${columns.join(", ")}) SELECT ${columns.map((c) => (c === "store_id" ? "$2" : c)).join(", ")}
+                            FROM store.${table} WHERE store_id = $1`, [STORE_ID, unseen])
+      }
+      const lost = (await client.query<{ order_id: string }>(
+        "UPDATE store.refunds SET deleted_at = now() WHERE store_id = $1 AND id = (SELECT min(id) FROM store.refunds WHERE store_id = $1) RETURNING order_id::text",
+        [unseen])).rows.map((r) => Number(r.order_id))
+      expect(lost).toHaveLength(1)
+      const script = sqlFile("live-rows/orders_listing_unheld_refunds")
+      const [explained] = (await client.query<{ "QUERY PLAN": ReadonlyArray<{ Plan: PlanNode }> }>(`EXPLAIN (ANALYZE, VERBOSE, FORMAT JSON) ${script}`, [unseen, runId])).rows
+      const lookups = scansOf(explained!["QUERY PLAN"][0]!.Plan, "refunds")
+      expect(lookups.map((scan) => Number(scan["Actual Loops"]))[0]).toBeGreaterThan(10)
+      expect(lookups.map((scan) => Number(scan["Rows Removed by Filter"] ?? 0))).toEqual(lookups.map(() => 0))
+      const found = (await client.query<{ id: string }>(script, [unseen, runId])).rows.map((r) => Number(r.id))
+      expect(found).toEqual(lost)
+    } finally {
+      await client.query("ROLLBACK")
+      await client.end()
+    }
   })
 })
