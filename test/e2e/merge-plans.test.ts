@@ -6,6 +6,7 @@ import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sqlFile } from "../../src/warehouse/sql-files.js"
 import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
+import { copyStoreRows, UNSEEN_STORE } from "../support/unseen-store.js"
 
 interface PlanNode {
   readonly "Node Type": string
@@ -118,13 +119,10 @@ describe("a page's merge reaches the warehouse by key", () => {
     { kind: "orders", lines: ["order_line_items", "order_tax_lines", "order_shipping_lines", "order_fee_lines", "order_coupon_lines"], key: "order_id" },
     { kind: "refunds", lines: ["refund_line_items"], key: "refund_id" }
   ] as const)("$kind: a known document's lines are read by its key, whatever the statistics say about the store", async ({ kind, lines, key }) => {
-    const unseen = "store-the-statistics-lack"
+    const unseen = UNSEEN_STORE
     await h.rows(`ANALYZE ${lines.map((t) => `store.${t}`).join(", ")}`)
     await staging(async (client) => {
-      for (const table of lines) {
-        await client.query(`INSERT INTO store.${table} SELECT (jsonb_populate_record(NULL::store.${table}, to_jsonb(t) || jsonb_build_object('store_id', $2::text))).*
-                            FROM store.${table} t WHERE t.store_id = $1`, [STORE_ID, unseen])
-      }
+      for (const table of lines) await copyStoreRows(client, table, STORE_ID)
       await client.query("SELECT set_config('shopsync.store', $1, true)", [unseen])
       const staged = (await client.query<{ id: string }>(
         `INSERT INTO sync_batch (store_id, id, doc, known) SELECT $2, id, doc, true FROM store.${kind} WHERE store_id = $1 ORDER BY id LIMIT 10 RETURNING id::text`,

@@ -5,6 +5,7 @@
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
+import { copyStoreRows, UNSEEN_STORE } from "../support/unseen-store.js"
 
 describe("the orphans of a store the statistics lack", () => {
   let h: Harness
@@ -16,16 +17,12 @@ describe("the orphans of a store the statistics lack", () => {
   afterAll(() => h.close())
 
   it("are found with one parent lookup per child, and only they are marked", async () => {
-    const unseen = "store-the-statistics-lack"
+    const unseen = UNSEEN_STORE
     const client = new pg.Client({ connectionString: h.dbUrl })
     await client.connect()
     try {
       await client.query("BEGIN")
-      const columns = (await client.query<{ name: string }>(
-        "SELECT quote_ident(attname) AS name FROM pg_attribute WHERE attrelid = 'store.orders'::regclass AND attnum > 0 AND NOT attisdropped AND attgenerated = '' ORDER BY attnum"))
-        .rows.map((r) => r.name)
-      const copied = (await client.query(`INSERT INTO store.orders (${columns.join(", ")}) SELECT ${columns.map((c) => (c === "store_id" ? "$2" : c)).join(", ")}
-                                          FROM store.orders WHERE store_id = $1`, [STORE_ID, unseen])).rowCount!
+      const copied = await copyStoreRows(client, "orders", STORE_ID)
       // A note for every third order, and one for an order the store does not have (an orphan) every tenth note.
       const notes = await client.query<{ orphan: boolean }>(
         `INSERT INTO store.order_notes (store_id, scope, key, doc, doc_hash, first_seen_at, changed_at)

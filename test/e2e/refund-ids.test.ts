@@ -9,6 +9,7 @@ import { LiveRows } from "../../src/warehouse/live-rows.js"
 import { Loader } from "../../src/warehouse/loader.js"
 import { sqlFile } from "../../src/warehouse/sql-files.js"
 import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
+import { copyStoreRows, UNSEEN_STORE } from "../support/unseen-store.js"
 
 type Doc = Record<string, unknown> & { id: number }
 
@@ -85,8 +86,8 @@ const scansOf = (node: PlanNode, table: string): Array<PlanNode> => [
   ...(node.Plans ?? []).flatMap((n) => scansOf(n, table))
 ]
 
-// A store the statistics do not know (added to a warehouse of others, loaded since the last ANALYZE) looks empty to
-// the planner: with the refunds looked up by the store's id as a value, it read every refund of the store for each one
+// A store the statistics do not know (added to a warehouse of others, loaded since the last ANALYZE; UNSEEN_STORE)
+// looks empty to the planner: with the refunds looked up by the store's id as a value, it read every refund of the store for each one
 // an order lists (1.0 s after a 10,000-order store's first load into a warehouse of another).
 describe("the refunds check of a store the statistics lack", () => {
   let h: Harness
@@ -98,19 +99,13 @@ describe("the refunds check of a store the statistics lack", () => {
   afterAll(() => h.close())
 
   it("looks each listed refund up by its key, and finds the order whose refund the warehouse lost", async () => {
-    const unseen = "store-the-statistics-lack"
+    const unseen = UNSEEN_STORE
     const runId = (await h.rows<{ id: number }>("SELECT max(id)::int AS id FROM sync.runs WHERE store_id = $1", [STORE_ID]))[0]!.id
     const client = new pg.Client({ connectionString: h.dbUrl })
     await client.connect()
     try {
       await client.query("BEGIN")
-      for (const table of ["orders", "refunds"]) {
-        const columns = (await client.query<{ name: string }>(
-          "SELECT quote_ident(attname) AS name FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped AND attgenerated = '' ORDER BY attnum",
-          [`store.${table}`])).rows.map((r) => r.name)
-        await client.query(`INSERT INTO store.${table} (${columns.join(", ")}) SELECT ${columns.map((c) => (c === "store_id" ? "$2" : c)).join(", ")}
-                            FROM store.${table} WHERE store_id = $1`, [STORE_ID, unseen])
-      }
+      for (const table of ["orders", "refunds"]) await copyStoreRows(client, table, STORE_ID)
       const lost = (await client.query<{ order_id: string }>(
         "UPDATE store.refunds SET deleted_at = now() WHERE store_id = $1 AND id = (SELECT min(id) FROM store.refunds WHERE store_id = $1) RETURNING order_id::text",
         [unseen])).rows.map((r) => Number(r.order_id))
