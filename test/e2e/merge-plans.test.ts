@@ -6,13 +6,8 @@ import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sqlFile } from "../../src/warehouse/sql-files.js"
 import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
+import { type PlanNode, planOf, storeScans } from "../support/plans.js"
 import { copyStoreRows, UNSEEN_STORE } from "../support/unseen-store.js"
-
-interface PlanNode {
-  readonly "Node Type": string
-  readonly Plans?: ReadonlyArray<PlanNode>
-  readonly [key: string]: unknown
-}
 
 /** Every condition a plan tests row by row (filters, join keys), as PostgreSQL prints them. */
 const conditions = (node: PlanNode): Array<string> => [
@@ -42,16 +37,10 @@ const joins = (node: PlanNode): Array<{ readonly relations: Array<string>; reado
   ...(node.Plans ?? []).flatMap(joins)
 ]
 
-/** The nodes under `node` (itself included) that scan a warehouse table. */
-const warehouseScans = (node: PlanNode): Array<PlanNode> => [
-  ...(node["Node Type"].endsWith("Scan") && node["Schema"] === "store" ? [node] : []),
-  ...(node.Plans ?? []).flatMap(warehouseScans)
-]
-
 /** A nested loop whose every warehouse scan is an index lookup by the staged row's id (`b.id`): one lookup per staged row. */
 const keyedLookup = (join: PlanNode) =>
   join["Node Type"] === "Nested Loop" &&
-  warehouseScans(join).every((scan) => ["Index Scan", "Index Only Scan"].includes(scan["Node Type"]) && /\bb\.id\b/.test(String(scan["Index Cond"])))
+  storeScans(join).every((scan) => ["Index Scan", "Index Only Scan"].includes(scan["Node Type"]) && /\bb\.id\b/.test(String(scan["Index Cond"])))
 
 describe("a page's merge reaches the warehouse by key", () => {
   let h: Harness
@@ -88,10 +77,10 @@ describe("a page's merge reaches the warehouse by key", () => {
     await staging(async (client) => {
       await client.query("INSERT INTO sync_batch (store_id, id, doc) SELECT $1, (d->>'id')::bigint, d FROM jsonb_array_elements($2::jsonb) d",
         [STORE_ID, JSON.stringify([...unchanged, ...changed, ...fresh])])
-      const [explained] = (await client.query<{ "QUERY PLAN": ReadonlyArray<{ Plan: PlanNode }> }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${dropStatement(kind)}`)).rows
+      const plan = await planOf(client, "ANALYZE", dropStatement(kind))
       const left = (await client.query<{ id: string }>("SELECT id::text FROM sync_batch ORDER BY id")).rows.map((r) => Number(r.id))
       expect(left).toEqual([...changed, ...fresh].map((d) => d.id).sort((a, b) => a - b))
-      expect(conditions(explained!["QUERY PLAN"][0]!.Plan).filter((c) => /\bdoc\b/.test(c))).toEqual([])
+      expect(conditions(plan).filter((c) => /\bdoc\b/.test(c))).toEqual([])
     })
   })
 
@@ -102,8 +91,7 @@ describe("a page's merge reaches the warehouse by key", () => {
     await staging(async (client) => {
       const found: Array<string> = []
       for (const statement of statementsOf(kind)) {
-        const [explained] = (await client.query<{ "QUERY PLAN": ReadonlyArray<{ Plan: PlanNode }> }>(`EXPLAIN (VERBOSE, FORMAT JSON) ${statement}`)).rows
-        for (const join of joins(explained!["QUERY PLAN"][0]!.Plan)) {
+        for (const join of joins(await planOf(client, "VERBOSE", statement))) {
           const { relations, keyed } = join
           if (!keyed && relations.includes("pg_temp.sync_batch") && relations.some((r) => r.startsWith("store."))) found.push(`${statement.slice(0, 60)}: ${relations.join(", ")}`)
         }
@@ -135,9 +123,8 @@ describe("a page's merge reaches the warehouse by key", () => {
         const statement = statementsOf(kind).find((s) => s.startsWith(`DELETE FROM store.${table} `))
         expect(statement, `load/${kind}.sql deletes from store.${table}`).toBeDefined()
         const held = await linesOfStaged(table)
-        const [explained] = (await client.query<{ "QUERY PLAN": ReadonlyArray<{ Plan: PlanNode }> }>(`EXPLAIN (ANALYZE, VERBOSE, FORMAT JSON) ${statement}`)).rows
         // An index scan reads the rows its keys find; a whole scan of a table this small is the planner's cheapest way.
-        const scans = warehouseScans(explained!["QUERY PLAN"][0]!.Plan)
+        const scans = storeScans(await planOf(client, "ANALYZE, VERBOSE", statement!))
         expect(scans.length, `the plan of ${table}'s delete reads it`).toBeGreaterThan(0)
         const read = scans.filter((scan) => scan["Node Type"] !== "Seq Scan").map((scan) => Number(scan["Rows Removed by Filter"] ?? 0))
         const left = await linesOfStaged(table)

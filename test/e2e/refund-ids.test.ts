@@ -9,6 +9,7 @@ import { LiveRows } from "../../src/warehouse/live-rows.js"
 import { Loader } from "../../src/warehouse/loader.js"
 import { sqlFile } from "../../src/warehouse/sql-files.js"
 import { type Harness, makeHarness, STORE_ID } from "../support/harness.js"
+import { planOf, storeScans } from "../support/plans.js"
 import { copyStoreRows, UNSEEN_STORE } from "../support/unseen-store.js"
 
 type Doc = Record<string, unknown> & { id: number }
@@ -74,18 +75,6 @@ describe("the refunds an order lists", () => {
   })
 })
 
-interface PlanNode {
-  readonly "Node Type": string
-  readonly Plans?: ReadonlyArray<PlanNode>
-  readonly [key: string]: unknown
-}
-
-/** The scans of `table` in a plan. */
-const scansOf = (node: PlanNode, table: string): Array<PlanNode> => [
-  ...(node["Node Type"].endsWith("Scan") && node["Schema"] === "store" && node["Relation Name"] === table ? [node] : []),
-  ...(node.Plans ?? []).flatMap((n) => scansOf(n, table))
-]
-
 // A store the statistics do not know (added to a warehouse of others, loaded since the last ANALYZE; UNSEEN_STORE)
 // looks empty to the planner: with the refunds looked up by the store's id as a value, it read every refund of the store for each one
 // an order lists (1.0 s after a 10,000-order store's first load into a warehouse of another).
@@ -111,8 +100,7 @@ describe("the refunds check of a store the statistics lack", () => {
         [unseen])).rows.map((r) => Number(r.order_id))
       expect(lost).toHaveLength(1)
       const script = sqlFile("live-rows/orders_listing_unheld_refunds")
-      const [explained] = (await client.query<{ "QUERY PLAN": ReadonlyArray<{ Plan: PlanNode }> }>(`EXPLAIN (ANALYZE, VERBOSE, FORMAT JSON) ${script}`, [unseen, runId])).rows
-      const lookups = scansOf(explained!["QUERY PLAN"][0]!.Plan, "refunds")
+      const lookups = storeScans(await planOf(client, "ANALYZE, VERBOSE", script, [unseen, runId]), "refunds")
       expect(lookups.map((scan) => Number(scan["Actual Loops"]))[0]).toBeGreaterThan(10)
       expect(lookups.map((scan) => Number(scan["Rows Removed by Filter"] ?? 0))).toEqual(lookups.map(() => 0))
       const found = (await client.query<{ id: string }>(script, [unseen, runId])).rows.map((r) => Number(r.id))
