@@ -5,7 +5,7 @@
 -- planner estimated the store from the statistics, and for a store they do not know yet (added to a warehouse of
 -- others, loaded since the last ANALYZE) it expected one row and read every refund of the store for each listed one
 -- (10,000 orders, 1,818 listed refunds: 1.0 s, then 24 ms).
--- $1 store, $2 run
+-- $1 store, $2 run (the rows it wrote: synced_at at or after its start, as LiveRows.writtenInRun reads them)
 SELECT DISTINCT o.id
 FROM store.orders o
 CROSS JOIN LATERAL unnest(o.refund_ids) AS r(id)
